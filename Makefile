@@ -1,0 +1,48 @@
+# Every target sets itself up: a fresh clone needs nothing but python3 and apt-get.
+SHELL := /bin/bash
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed-stamp
+CHROMIUM := /usr/bin/chromium
+PYTEST_ARGS ?=
+
+.PHONY: setup chromium demo test lint typecheck pytest clean
+
+$(PY):
+	python3 -m venv $(VENV)
+
+$(STAMP): pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+setup: $(STAMP) chromium
+
+chromium:
+	@if [ ! -x $(CHROMIUM) ]; then \
+	  echo "installing Debian's chromium (needed by the browser suite)"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
+	fi
+
+demo: setup
+	$(VENV)/bin/beacon demo
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/lint-imports
+
+typecheck: $(STAMP)
+	$(VENV)/bin/mypy
+
+# pytest exits 5 when it collected no test: for us that is a broken suite,
+# reported as such, never passed through as some other tool's exit code.
+pytest: setup
+	@mkdir -p reports; \
+	$(PY) -m pytest -n 2 --junitxml=reports/junit.xml $(PYTEST_ARGS); rc=$$?; \
+	if [ $$rc -eq 5 ]; then echo "pytest collected no tests: the suite is broken" >&2; exit 1; fi; \
+	exit $$rc
+
+test: lint typecheck pytest
+
+clean:
+	rm -rf $(VENV) reports/junit.xml reports/screenshots

@@ -1,0 +1,3 @@
+from beacon.cli import main
+
+main()

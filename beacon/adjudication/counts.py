@@ -1,0 +1,68 @@
+"""Count grades (SPEC §3): decided from structured fields, before the model speaks."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from enum import StrEnum
+
+from beacon.adjudication.accounting import AccountingRecord, read_accounting
+
+# The upstream's injected row cap. An external contract, not our constant:
+# if upstream raises its cap, a stale sentinel would manufacture false EXACTs.
+DEFAULT_SENTINEL = 3000
+SENTINEL_ENV = "BEACON_ROW_CAP_SENTINEL"
+
+
+class Grade(StrEnum):
+    EXACT = "EXACT"
+    LOWER_BOUND = "LOWER_BOUND"
+    SHOWN = "SHOWN"
+    UNKNOWN = "UNKNOWN"
+
+
+@dataclass(frozen=True, slots=True)
+class CountVerdict:
+    grade: Grade
+    value: int | float | None
+    has_more: bool
+    displayed: int
+    reason: str
+
+
+def sentinel_from_env(environ: dict[str, str] | None = None) -> int:
+    raw = (os.environ if environ is None else environ).get(SENTINEL_ENV, "")
+    if raw.strip().isdigit() and int(raw) > 0:
+        return int(raw)
+    return DEFAULT_SENTINEL
+
+
+def grade_accounting(acct: AccountingRecord | None, *, sentinel: int) -> CountVerdict:
+    if acct is None:
+        return CountVerdict(Grade.UNKNOWN, None, False, 0, "no accounting: no number may be uttered")
+    if acct.aggregate is not None:
+        # A single-value aggregate is exempt from the row cap upstream.
+        if acct.aggregate.value is None:
+            return CountVerdict(Grade.UNKNOWN, None, False, 0, "aggregate without a value")
+        return CountVerdict(
+            Grade.EXACT, acct.aggregate.value, False, 0, "single-value aggregate"
+        )
+    if acct.total_lower_bound is not None:
+        return CountVerdict(
+            Grade.LOWER_BOUND, acct.total_lower_bound, acct.has_more, acct.returned,
+            "the upstream reports only a lower bound",
+        )
+    assert acct.total is not None  # the reader guarantees exactly one of the two
+    if acct.total >= sentinel:
+        # Saturated: upstream's has_more=false is a false completion signal.
+        # "at least N" holds even when the true total equals N (>= includes =).
+        return CountVerdict(
+            Grade.LOWER_BOUND, acct.total, True, acct.returned,
+            f"total reached the row cap {sentinel}: rows beyond it may exist",
+        )
+    return CountVerdict(Grade.EXACT, acct.total, acct.has_more, acct.returned, "total below the cap")
+
+
+def grade_count(result: object, *, sentinel: int = DEFAULT_SENTINEL) -> CountVerdict:
+    """Grade the count of one MCP ``CallToolResult`` given as a JSON dict."""
+    return grade_accounting(read_accounting(result), sentinel=sentinel)

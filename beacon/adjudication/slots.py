@@ -1,0 +1,158 @@
+"""Count slots: the narrator writes ``{{count:ID}}``; the server writes the number.
+
+Each slot renders with the phrasing its grade permits, in the turn's locale.
+A sentence holding an UNKNOWN (or unknown) slot is dropped whole: no number may
+be uttered for it, and a clause with a hole in it would imply one.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from beacon.adjudication.counts import Grade
+
+SLOT = re.compile(r"\{\{(count|shown):([A-Za-z0-9_-]{1,32})\}\}")
+_NUMERAL = re.compile(r"(?<![\w.,])\d{1,3}(?:[,.]\d{3})+(?![\w])|(?<![\w.,])\d+(?![\w,.]\d)")
+_SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+|\n+")
+
+Locale = str
+PHRASES: Mapping[Locale, Mapping[Grade, str]] = {
+    "en": {Grade.EXACT: "exactly {n}", Grade.LOWER_BOUND: "at least {n}", Grade.SHOWN: "these {n}"},
+    "de": {Grade.EXACT: "genau {n}", Grade.LOWER_BOUND: "mindestens {n}", Grade.SHOWN: "diese {n}"},
+    "es": {Grade.EXACT: "exactamente {n}", Grade.LOWER_BOUND: "al menos {n}", Grade.SHOWN: "estos {n}"},
+    "ko": {Grade.EXACT: "정확히 {n}", Grade.LOWER_BOUND: "최소 {n}", Grade.SHOWN: "이 {n}"},
+    "ja": {Grade.EXACT: "ちょうど{n}", Grade.LOWER_BOUND: "少なくとも{n}", Grade.SHOWN: "これら{n}"},
+}
+_GROUPING: Mapping[Locale, str] = {"en": ",", "ko": ",", "ja": ",", "de": ".", "es": "."}
+
+
+@dataclass(frozen=True, slots=True)
+class SlotValue:
+    grade: Grade
+    value: int | float | None
+    displayed: int
+
+
+@dataclass(frozen=True, slots=True)
+class AuditEntry:
+    kind: str  # "unknown_slot" | "dropped_unknown_clause" | "bypassed_slot"
+    slot: str | None
+    detail: str
+
+
+def format_number(value: int | float, locale: Locale) -> str:
+    if isinstance(value, float) and not value.is_integer():
+        return f"{value:,.2f}".replace(",", _GROUPING.get(locale, ","))
+    return f"{int(value):,}".replace(",", _GROUPING.get(locale, ","))
+
+
+def render_slot(kind: str, slot: SlotValue, locale: Locale) -> str | None:
+    """None when the grade forbids any number."""
+    if slot.grade is Grade.UNKNOWN or slot.value is None and kind == "count":
+        return None
+    if kind == "shown":
+        return format_number(slot.displayed, locale)
+    assert slot.value is not None
+    phrases = PHRASES.get(locale, PHRASES["en"])
+    return phrases[slot.grade].format(n=format_number(slot.value, locale))
+
+
+def split_sentences(text: str) -> list[str]:
+    """Sentences with their trailing whitespace kept, so joining restores the text."""
+    parts: list[str] = []
+    start = 0
+    for match in _SENTENCE_END.finditer(text):
+        parts.append(text[start : match.end()])
+        start = match.end()
+    if start < len(text):
+        parts.append(text[start:])
+    return parts
+
+
+def _graded_numerals(slots: Mapping[str, SlotValue]) -> dict[str, str]:
+    found: dict[str, str] = {}
+    for slot_id, slot in slots.items():
+        if slot.grade is not Grade.UNKNOWN and isinstance(slot.value, int):
+            found[str(slot.value)] = slot_id
+    return found
+
+
+def audit_bypasses(model_text: str, slots: Mapping[str, SlotValue]) -> list[AuditEntry]:
+    """Numerals the model wrote itself that equal a graded count."""
+    graded = _graded_numerals(slots)
+    entries = []
+    for match in _NUMERAL.finditer(SLOT.sub("", model_text)):
+        digits = re.sub(r"[,.]", "", match.group())
+        if digits in graded:
+            entries.append(AuditEntry("bypassed_slot", graded[digits], f"numeral {match.group()}"))
+    return entries
+
+
+def render_sentence(
+    sentence: str, slots: Mapping[str, SlotValue], locale: Locale
+) -> tuple[str, list[AuditEntry]]:
+    audit = audit_bypasses(sentence, slots)
+    rendered: list[str] = []
+    pos = 0
+    for match in SLOT.finditer(sentence):
+        kind, slot_id = match.group(1), match.group(2)
+        slot = slots.get(slot_id)
+        if slot is None:
+            return "", [*audit, AuditEntry("unknown_slot", slot_id, "slot names no graded count")]
+        phrase = render_slot(kind, slot, locale)
+        if phrase is None:
+            return "", [*audit, AuditEntry("dropped_unknown_clause", slot_id, "UNKNOWN grade")]
+        rendered.append(sentence[pos : match.start()])
+        rendered.append(phrase)
+        pos = match.end()
+    rendered.append(sentence[pos:])
+    return "".join(rendered), audit
+
+
+def render_narration(
+    text: str, slots: Mapping[str, SlotValue], locale: Locale = "en"
+) -> tuple[str, list[AuditEntry]]:
+    out: list[str] = []
+    audit: list[AuditEntry] = []
+    for sentence in split_sentences(text):
+        rendered, entries = render_sentence(sentence, slots, locale)
+        out.append(rendered)
+        audit.extend(entries)
+    return "".join(out), audit
+
+
+class SlotStream:
+    """Renders streamed narration a sentence at a time.
+
+    A slot's clause can only be judged whole, so text is held back until its
+    sentence ends; the concatenation of what it yields equals
+    ``render_narration`` of the whole text.
+    """
+
+    def __init__(self, slots: Mapping[str, SlotValue], locale: Locale = "en") -> None:
+        self._slots = slots
+        self._locale = locale
+        self._pending = ""
+        self.audit: list[AuditEntry] = []
+
+    def feed(self, chunk: str) -> str:
+        self._pending += chunk
+        last_end = 0
+        for match in _SENTENCE_END.finditer(self._pending):
+            last_end = match.end()
+        done, self._pending = self._pending[:last_end], self._pending[last_end:]
+        return self._render(split_sentences(done))
+
+    def flush(self) -> str:
+        rest, self._pending = self._pending, ""
+        return self._render(split_sentences(rest))
+
+    def _render(self, sentences: list[str]) -> str:
+        out = []
+        for sentence in sentences:
+            rendered, entries = render_sentence(sentence, self._slots, self._locale)
+            out.append(rendered)
+            self.audit.extend(entries)
+        return "".join(out)

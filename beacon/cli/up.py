@@ -1,0 +1,137 @@
+"""``beacon up``: stub MCP, stub LLM and chat server as child processes.
+
+Prints ``chat: URL``, ``mcp: URL``, ``llm: URL`` and then ``ready`` (SPEC
+§2.4; other tools parse these lines), and stops all three on Ctrl-C.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+
+HOST = "127.0.0.1"
+READY_DEADLINE_S = 45.0
+
+
+class UpError(RuntimeError):
+    """A child did not become healthy, or died."""
+
+
+@dataclass(frozen=True, slots=True)
+class Urls:
+    chat: str
+    mcp: str
+    llm: str
+
+    @property
+    def mcp_origin(self) -> str:
+        return self.mcp.removesuffix("/mcp")
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind((HOST, 0))
+        return int(sock.getsockname()[1])
+
+
+def beacon_command() -> list[str]:
+    script = Path(sys.executable).with_name("beacon")
+    return [str(script)] if script.exists() else [sys.executable, "-m", "beacon"]
+
+
+def wait_healthy(url: str, proc: subprocess.Popen[bytes], stop: threading.Event) -> None:
+    """Poll ``url`` until it answers 200, the child dies, or the deadline passes."""
+    deadline = threading.Event()
+    timer = threading.Timer(READY_DEADLINE_S, deadline.set)
+    timer.start()
+    try:
+        while not deadline.is_set() and not stop.is_set():
+            if proc.poll() is not None:
+                raise UpError(f"{url}: the process exited with {proc.returncode}")
+            try:
+                if httpx.get(url, timeout=1.0).status_code == 200:
+                    return
+            except httpx.TransportError:
+                pass
+            stop.wait(0.1)
+        raise UpError(f"{url} did not become healthy within {READY_DEADLINE_S:g}s")
+    finally:
+        timer.cancel()
+
+
+class DevStack:
+    def __init__(self, scenario: str, chat_port: int = 0) -> None:
+        self.scenario = scenario
+        ports = (chat_port or free_port(), free_port(), free_port())
+        self.urls = Urls(
+            chat=f"http://{HOST}:{ports[0]}",
+            mcp=f"http://{HOST}:{ports[1]}/mcp",
+            llm=f"http://{HOST}:{ports[2]}/v1",
+        )
+        self._ports = ports
+        self.procs: list[subprocess.Popen[bytes]] = []
+        self.stop = threading.Event()
+
+    def _spawn(self, *args: str, env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
+        proc = subprocess.Popen([*beacon_command(), *args], env={**os.environ, **(env or {})})
+        self.procs.append(proc)
+        return proc
+
+    def start(self) -> None:
+        chat_port, mcp_port, llm_port = self._ports
+        mcp = self._spawn("stub-mcp", "--port", str(mcp_port), "--scenario", self.scenario)
+        llm = self._spawn("stub-llm", "--port", str(llm_port))
+        chat = self._spawn(
+            "serve", "--port", str(chat_port),
+            env={"BEACON_MCP_URL": self.urls.mcp, "BEACON_LLM_BASE_URL": self.urls.llm},
+        )
+        wait_healthy(f"{self.urls.mcp_origin}/healthz", mcp, self.stop)
+        wait_healthy(self.urls.llm.removesuffix("/v1") + "/healthz", llm, self.stop)
+        wait_healthy(f"{self.urls.chat}/healthz", chat, self.stop)
+
+    def any_exited(self) -> bool:
+        return any(p.poll() is not None for p in self.procs)
+
+    def shutdown(self) -> None:
+        self.stop.set()
+        for proc in self.procs:
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGTERM)
+        for proc in self.procs:
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait(timeout=5)
+
+
+def print_urls(urls: Urls) -> None:
+    print(f"chat: {urls.chat}", flush=True)
+    print(f"mcp: {urls.mcp}", flush=True)
+    print(f"llm: {urls.llm}", flush=True)
+
+
+def serve_until_signal(stack: DevStack) -> int:
+    """Block until SIGINT/SIGTERM or a child's death; returns the exit code."""
+    stopped_by_signal = threading.Event()
+
+    def on_signal(_signum: int, _frame: object) -> None:
+        stopped_by_signal.set()
+        stack.stop.set()
+
+    signal.signal(signal.SIGINT, on_signal)
+    signal.signal(signal.SIGTERM, on_signal)
+    while not stack.stop.wait(0.5):
+        if stack.any_exited():
+            print("a service exited; stopping the others", file=sys.stderr, flush=True)
+            break
+    stack.shutdown()
+    return 0 if stopped_by_signal.is_set() else 1

@@ -1,0 +1,1 @@
+"""The model edge: any OpenAI-compatible chat-completions endpoint."""

@@ -1,0 +1,141 @@
+"""Streaming chat completions over the OpenAI wire, with bounded time.
+
+httpx rather than the ``openai`` package: the loop owns retries (none on a
+refusal) and deadlines, and the ``openai`` client is kept as an outside peer
+that checks the stub's wire in the contract tests.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+
+from beacon.llm.errors import LlmProtocolError, LlmRefused, LlmUnavailable
+
+REFUSAL_STATUSES = frozenset({400, 401, 402, 403, 422, 429})
+SCENARIO_HEADER = "X-Beacon-Scenario"
+
+
+@dataclass(frozen=True, slots=True)
+class LlmConfig:
+    base_url: str
+    api_key: str
+    model: str
+    timeout_s: float = 60.0
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCallRequest:
+    id: str
+    name: str
+    arguments: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class TextDelta:
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Completion:
+    content: str
+    tool_calls: tuple[ToolCallRequest, ...]
+    finish_reason: str
+
+
+@dataclass(slots=True)
+class _PartialCall:
+    id: str = ""
+    name: str = ""
+    arguments: list[str] = field(default_factory=list)
+
+
+def _finish_calls(partials: dict[int, _PartialCall]) -> tuple[ToolCallRequest, ...]:
+    calls = []
+    for index in sorted(partials):
+        partial = partials[index]
+        raw = "".join(partial.arguments) or "{}"
+        try:
+            arguments = json.loads(raw)
+        except json.JSONDecodeError as exc:
+            raise LlmProtocolError(f"tool call {partial.name!r} has malformed arguments") from exc
+        if not partial.name or not isinstance(arguments, dict):
+            raise LlmProtocolError("a tool call without a name or with non-object arguments")
+        calls.append(ToolCallRequest(partial.id or f"call_{index}", partial.name, arguments))
+    return tuple(calls)
+
+
+def _read_chunk(
+    chunk: dict[str, Any], partials: dict[int, _PartialCall]
+) -> tuple[str, str | None]:
+    choices = chunk.get("choices")
+    if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
+        return "", None
+    choice = choices[0]
+    delta = choice.get("delta") or {}
+    for call in delta.get("tool_calls") or []:
+        partial = partials.setdefault(int(call.get("index", 0)), _PartialCall())
+        partial.id = call.get("id") or partial.id
+        function = call.get("function") or {}
+        partial.name = function.get("name") or partial.name
+        if function.get("arguments"):
+            partial.arguments.append(function["arguments"])
+    text = delta.get("content")
+    finish = choice.get("finish_reason")
+    return (text if isinstance(text, str) else ""), (finish if isinstance(finish, str) else None)
+
+
+async def stream_completion(
+    http: httpx.AsyncClient,
+    config: LlmConfig,
+    messages: list[dict[str, Any]],
+    *,
+    tools: list[dict[str, Any]] | None,
+    scenario: str | None = None,
+) -> AsyncIterator[TextDelta | Completion]:
+    """Yields text as it arrives, then exactly one ``Completion``."""
+    body: dict[str, Any] = {"model": config.model, "messages": messages, "stream": True}
+    if tools:
+        body["tools"] = tools
+    headers = {"Authorization": f"Bearer {config.api_key}"}
+    if scenario:
+        headers[SCENARIO_HEADER] = scenario
+    url = config.base_url.rstrip("/") + "/chat/completions"
+    partials: dict[int, _PartialCall] = {}
+    content: list[str] = []
+    finish: str | None = None
+    try:
+        async with http.stream(
+            "POST", url, json=body, headers=headers, timeout=config.timeout_s
+        ) as response:
+            if response.status_code in REFUSAL_STATUSES:
+                detail = (await response.aread()).decode(errors="replace")[:300]
+                raise LlmRefused(response.status_code, f"model endpoint refused: {detail}")
+            if response.status_code != 200:
+                raise LlmUnavailable(f"model endpoint answered HTTP {response.status_code}")
+            async for line in response.aiter_lines():
+                if not line.startswith("data:"):
+                    continue
+                data = line[5:].strip()
+                if data == "[DONE]":
+                    break
+                try:
+                    chunk = json.loads(data)
+                except json.JSONDecodeError as exc:
+                    raise LlmProtocolError("a stream chunk is not JSON") from exc
+                text, chunk_finish = _read_chunk(chunk, partials)
+                finish = chunk_finish or finish
+                if text:
+                    content.append(text)
+                    yield TextDelta(text)
+    except httpx.TimeoutException as exc:
+        raise LlmUnavailable(f"model endpoint gave no answer within {config.timeout_s:g}s") from exc
+    except httpx.TransportError as exc:
+        raise LlmUnavailable(f"model endpoint unreachable: {exc!r}") from exc
+    if finish is None:
+        raise LlmProtocolError("the stream ended without a finish_reason")
+    yield Completion("".join(content), _finish_calls(partials), finish)

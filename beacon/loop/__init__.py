@@ -1,0 +1,1 @@
+"""The turn: planner ↔ responder over the MCP upstream, emitting SSE frames."""

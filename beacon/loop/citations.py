@@ -1,0 +1,78 @@
+"""Citations from structured result fields (never from prose).
+
+The card kind follows the id's prefix, a stable upstream convention; rows
+without an id (an aggregate) are uncitable and need no card.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from beacon.wire.frames import Citation
+
+MAX_CARDS_PER_SOURCE = 10
+_KINDS = {"ph-": "photo", "cap-": "panorama", "ann-": "annotation", "prj-": "project", "doc-": "document"}
+_DATE_FIELDS = ("taken_at", "created_at", "captured_at", "date")
+_TITLE_FIELDS = ("title", "label", "name")
+
+
+def records_of(result: dict[str, Any]) -> list[dict[str, Any]]:
+    structured = result.get("structuredContent")
+    if not isinstance(structured, dict):
+        return []
+    for key in ("items", "rows"):
+        value = structured.get(key)
+        if isinstance(value, list):
+            return [r for r in value if isinstance(r, dict)]
+    return []
+
+
+def _kind(record_id: str) -> str | None:
+    return next((kind for prefix, kind in _KINDS.items() if record_id.startswith(prefix)), None)
+
+
+def _first_str(record: dict[str, Any], names: tuple[str, ...]) -> str | None:
+    for name in names:
+        value = record.get(name)
+        if isinstance(value, str) and value:
+            return value
+    return None
+
+
+def _level(record: dict[str, Any]) -> str | None:
+    name = record.get("level_name")
+    if isinstance(name, str) and name:
+        return name
+    number = record.get("level_number")
+    return f"Level {number}" if isinstance(number, int) else None
+
+
+def deep_link(kind: str, record_id: str, project_id: str | None) -> str:
+    project = f"project={project_id}&" if project_id else ""
+    return f"/hosts/viewer?{project}{kind}={record_id}"
+
+
+def citations_from(
+    source: str, result: dict[str, Any], project_id: str | None, limit: int = MAX_CARDS_PER_SOURCE
+) -> list[Citation]:
+    cards: list[Citation] = []
+    for record in records_of(result):
+        record_id = record.get("id")
+        if not isinstance(record_id, str) or (kind := _kind(record_id)) is None:
+            continue
+        thumbnail = record.get("thumbnail")
+        cards.append(
+            Citation(
+                id=record_id,
+                source=source,
+                kind=kind,
+                title=_first_str(record, _TITLE_FIELDS) or record_id,
+                deep_link=deep_link(kind, record_id, project_id),
+                thumbnail=thumbnail if isinstance(thumbnail, str) else None,
+                level=_level(record),
+                date=(_first_str(record, _DATE_FIELDS) or "")[:10] or None,
+            )
+        )
+        if len(cards) >= limit:
+            break
+    return cards

@@ -1,0 +1,100 @@
+"""One gathered tool result, adjudicated: the only thing later steps read.
+
+The raw upstream payload stops here. The model gets ``digest`` (ids and key
+fields, no counts: a number it never sees is a number it cannot misstate); the
+panel gets citations and the graded count.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from beacon.adjudication import (
+    CountVerdict,
+    Emptiness,
+    Grade,
+    grade_accounting,
+    is_in_band_failure,
+    read_accounting,
+    result_emptiness,
+)
+from beacon.adjudication.tools import has_result_contract
+from beacon.loop.citations import citations_from, records_of
+from beacon.upstream.mcp_client import ToolOutcome
+from beacon.wire.frames import Citation, CountEntry
+
+DIGEST_RECORDS = 10
+_DIGEST_FIELDS = (
+    "id", "title", "label", "name", "level_name", "level_number", "status", "category",
+    "company", "kind", "taken_at", "created_at", "captured_at",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    call_id: str
+    tool: str
+    arguments: dict[str, Any]
+    slot: str
+    failed: bool
+    verdict: CountVerdict
+    emptiness: Emptiness
+    citations: tuple[Citation, ...]
+    bytes: int
+    returned: int | None
+
+    @property
+    def counted(self) -> bool:
+        return has_result_contract(self.tool)
+
+    def count_entry(self) -> CountEntry:
+        verdict = self.verdict
+        total = None if verdict.grade is Grade.UNKNOWN else verdict.value
+        return CountEntry(
+            source=self.tool,
+            slot=self.slot,
+            displayed=len(self.citations),
+            total=int(total) if isinstance(total, int | float) else None,
+            total_is_lower_bound=verdict.grade is Grade.LOWER_BOUND,
+            has_more=verdict.has_more,
+            grade=verdict.grade.value,
+        )
+
+
+def adjudicate(
+    outcome: ToolOutcome, *, call_id: str, slot: str, sentinel: int, project_id: str | None
+) -> Evidence:
+    result = outcome.result
+    failed = is_in_band_failure(outcome.tool, result, transport_status=outcome.transport_status)
+    acct = None if failed else read_accounting(result)
+    return Evidence(
+        call_id=call_id,
+        tool=outcome.tool,
+        arguments=outcome.arguments,
+        slot=slot,
+        failed=failed,
+        verdict=grade_accounting(acct, sentinel=sentinel),
+        emptiness="unknown" if failed else result_emptiness(outcome.tool, result),
+        citations=() if failed else tuple(citations_from(outcome.tool, result, project_id)),
+        bytes=outcome.bytes,
+        returned=acct.returned if acct is not None else None,
+    )
+
+
+def digest(evidence: Evidence, result: dict[str, Any]) -> dict[str, Any]:
+    """What the model reads about one call: compact, count-free, untrusted data."""
+    if evidence.failed:
+        return {"call_id": evidence.call_id, "tool": evidence.tool, "status": "failed"}
+    records = [
+        {k: r[k] for k in _DIGEST_FIELDS if k in r} for r in records_of(result)[:DIGEST_RECORDS]
+    ]
+    return {
+        "call_id": evidence.call_id,
+        "tool": evidence.tool,
+        "status": "ok",
+        "slot": evidence.slot,
+        "grade": evidence.verdict.grade.value,
+        "emptiness": evidence.emptiness,
+        "sample": records,
+    }

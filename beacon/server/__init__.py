@@ -1,0 +1,1 @@
+"""The HTTP/SSE edge: FastAPI app, settings, static panel."""

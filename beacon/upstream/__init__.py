@@ -1,0 +1,1 @@
+"""The MCP client edge: the official SDK over streamable HTTP."""

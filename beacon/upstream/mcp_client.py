@@ -1,0 +1,127 @@
+"""One MCP session per turn, with the caller's bearer and the scenario header.
+
+The SDK turns a 401 into a generic JSON-RPC error, so the transport status is
+captured by an httpx response hook and read *before* the body is judged.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from contextlib import AsyncExitStack, asynccontextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+import anyio
+import httpx2
+from mcp import ClientSession, MCPError
+from mcp.client.streamable_http import streamable_http_client
+
+from beacon.upstream.errors import (
+    UpstreamAuthError,
+    UpstreamError,
+    UpstreamProtocolError,
+    UpstreamUnavailable,
+)
+
+SCENARIO_HEADER = "X-Beacon-Scenario"
+# Larger than the SDK's 1 MiB default: a capped 3000-row table is one event.
+MAX_EVENT_BYTES = 8 * 1024 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class ToolOutcome:
+    tool: str
+    arguments: dict[str, Any]
+    result: dict[str, Any]
+    transport_status: int
+    bytes: int
+
+
+@dataclass(slots=True)
+class _StatusLog:
+    statuses: list[int] = field(default_factory=list)
+
+    async def hook(self, response: httpx2.Response) -> None:
+        self.statuses.append(response.status_code)
+
+    def refused(self) -> int | None:
+        return next((s for s in reversed(self.statuses) if s in (401, 403)), None)
+
+
+def _leaf_errors(exc: BaseException) -> list[BaseException]:
+    if isinstance(exc, BaseExceptionGroup):
+        return [leaf for inner in exc.exceptions for leaf in _leaf_errors(inner)]
+    return [exc]
+
+
+def _translate(exc: BaseException, log: _StatusLog, what: str) -> UpstreamError:
+    status = log.refused()
+    if status is not None:
+        return UpstreamAuthError(f"the MCP upstream refused the bearer (HTTP {status}) during {what}")
+    for leaf in _leaf_errors(exc):
+        if isinstance(leaf, httpx2.TransportError | OSError | TimeoutError):
+            return UpstreamUnavailable(f"the MCP upstream is unreachable during {what}: {leaf!r}")
+        if isinstance(leaf, MCPError):
+            return UpstreamProtocolError(f"the MCP upstream answered {what} with an error: {leaf}")
+    return UpstreamUnavailable(f"the MCP upstream failed during {what}: {exc!r}")
+
+
+class McpUpstream:
+    def __init__(self, session: ClientSession, log: _StatusLog, timeout_s: float) -> None:
+        self._session = session
+        self._log = log
+        self._timeout_s = timeout_s
+
+    async def list_tools(self) -> list[dict[str, Any]]:
+        try:
+            with anyio.fail_after(self._timeout_s):
+                listed = await self._session.list_tools()
+        except Exception as exc:
+            raise _translate(exc, self._log, "tools/list") from exc
+        return [t.model_dump(by_alias=True, mode="json", exclude_none=True) for t in listed.tools]
+
+    async def call_tool(self, tool: str, arguments: dict[str, Any]) -> ToolOutcome:
+        before = len(self._log.statuses)
+        try:
+            with anyio.fail_after(self._timeout_s):
+                result = await self._session.call_tool(tool, arguments)
+        except Exception as exc:
+            raise _translate(exc, self._log, f"tools/call {tool}") from exc
+        statuses = self._log.statuses[before:]
+        payload = result.model_dump(by_alias=True, mode="json", exclude_none=True)
+        size = len(json.dumps(payload, separators=(",", ":")).encode())
+        return ToolOutcome(tool, arguments, payload, statuses[-1] if statuses else 200, size)
+
+
+@asynccontextmanager
+async def connect(
+    url: str, *, bearer: str, scenario: str | None = None, timeout_s: float = 30.0
+) -> AsyncIterator[McpUpstream]:
+    headers = {"Authorization": f"Bearer {bearer}"}
+    if scenario:
+        headers[SCENARIO_HEADER] = scenario
+    log = _StatusLog()
+    client = httpx2.AsyncClient(
+        headers=headers,
+        timeout=httpx2.Timeout(timeout_s, connect=5.0),
+        event_hooks={"response": [log.hook]},
+    )
+    entered = False
+    try:
+        async with AsyncExitStack() as stack:
+            await stack.enter_async_context(client)
+            streams = await stack.enter_async_context(
+                streamable_http_client(url, http_client=client, max_sse_event_size=MAX_EVENT_BYTES)
+            )
+            session = await stack.enter_async_context(ClientSession(streams[0], streams[1]))
+            with anyio.fail_after(timeout_s):
+                await session.initialize()
+            entered = True
+            yield McpUpstream(session, log, timeout_s)
+    except UpstreamError:
+        raise
+    except Exception as exc:
+        if entered:
+            raise  # raised by the caller's own block: not ours to relabel
+        raise _translate(exc, log, "initialize") from exc

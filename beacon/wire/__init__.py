@@ -1,0 +1,1 @@
+"""Wire models: pydantic shapes of every protocol Beacon speaks, and no logic."""

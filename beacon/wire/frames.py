@@ -1,0 +1,139 @@
+"""SSE frames of ``POST /v1/turns`` (SPEC §4).
+
+Every frame is ``event: <type>`` / ``id: <seq>`` / ``data: <json>`` and its
+data carries ``turn_id`` and ``seq``. The panel, the CLI and the tests read
+exactly these field names.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+FrameType = Literal[
+    "start",
+    "plan",
+    "tool_call",
+    "tool_result",
+    "references",
+    "delta",
+    "notice",
+    "heartbeat",
+    "done",
+    "error",
+]
+TERMINAL_FRAMES: frozenset[str] = frozenset({"done", "error"})
+
+Grade = Literal["EXACT", "LOWER_BOUND", "SHOWN", "UNKNOWN"]
+
+
+class _Wire(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class PlannedCall(_Wire):
+    call_id: str
+    tool: str
+    arguments: dict[str, Any]
+
+
+class Citation(_Wire):
+    id: str
+    source: str
+    kind: str
+    title: str
+    deep_link: str
+    thumbnail: str | None = None
+    level: str | None = None
+    date: str | None = None
+
+
+class CountEntry(_Wire):
+    """Numbers only, no sentences: the panel's count line is derived from these."""
+
+    source: str
+    slot: str
+    displayed: int
+    total: int | None
+    total_is_lower_bound: bool
+    has_more: bool
+    grade: Grade
+
+
+class StartData(_Wire):
+    turn_id: str
+    seq: int
+    session_id: str | None
+    mode: Literal["chat", "single"]
+
+
+class PlanData(_Wire):
+    turn_id: str
+    seq: int
+    round: int
+    purpose: Literal["context", "gather"]
+    calls: list[PlannedCall]
+
+
+class ToolCallData(_Wire):
+    turn_id: str
+    seq: int
+    call_id: str
+    tool: str
+    arguments: dict[str, Any]
+
+
+class ToolResultData(_Wire):
+    """A digest of the result, never the raw upstream payload."""
+
+    turn_id: str
+    seq: int
+    call_id: str
+    tool: str
+    status: Literal["ok", "failure"]
+    grade: Grade
+    emptiness: Literal["empty", "non_empty", "unknown"]
+    returned: int | None
+    bytes: int
+
+
+class ReferencesData(_Wire):
+    turn_id: str
+    seq: int
+    citations: list[Citation]
+    counts: list[CountEntry]
+    complete: bool
+
+
+class DeltaData(_Wire):
+    turn_id: str
+    seq: int
+    text: str
+
+
+class NoticeData(_Wire):
+    turn_id: str
+    seq: int
+    kind: Literal["counter_question", "denied", "disclosure", "failure", "absence"]
+    text: str
+    options: list[dict[str, Any]] = []
+
+
+class HeartbeatData(_Wire):
+    turn_id: str
+    seq: int
+
+
+class DoneData(_Wire):
+    turn_id: str
+    seq: int
+    finish_reason: str
+    answer: str
+
+
+class ErrorData(_Wire):
+    turn_id: str
+    seq: int
+    code: str
+    message: str

@@ -1,0 +1,1 @@
+"""The verification harness: process stacks, sweeps, checkers and probes."""

@@ -1,0 +1,85 @@
+"""Count grades are decided from structured fields only (SPEC §3)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from beacon.adjudication import Grade, grade_count, read_accounting
+from beacon.wire.accounting import ACCOUNTING_META_KEY
+
+
+def result(envelope: dict[str, Any] | None, *, where: str = "both") -> dict[str, Any]:
+    block: dict[str, Any] = {"type": "text", "text": "Query executed successfully."}
+    out: dict[str, Any] = {"content": [block], "isError": False}
+    if envelope is not None and where in ("meta", "both"):
+        block["_meta"] = {ACCOUNTING_META_KEY: envelope}
+    if envelope is not None and where in ("structured", "both"):
+        out["structuredContent"] = envelope
+    return out
+
+
+def rows(total: int, has_more: bool, returned: int = 10) -> dict[str, Any]:
+    return {"result_kind": "rows", "returned": returned, "total": total,
+            "has_more": has_more, "cursor": None}
+
+
+@pytest.mark.parametrize(
+    ("envelope", "grade", "value", "has_more"),
+    [
+        pytest.param(rows(42, False), Grade.EXACT, 42, False, id="below-cap-is-exact"),
+        pytest.param(rows(2999, False), Grade.EXACT, 2999, False, id="one-below-cap-is-exact"),
+        pytest.param(rows(3000, False), Grade.LOWER_BOUND, 3000, True,
+                     id="saturated-false-completion-is-overridden"),
+        pytest.param(rows(3001, True), Grade.LOWER_BOUND, 3001, True, id="above-cap-is-bound"),
+        pytest.param({"result_kind": "search", "returned": 10, "total_lower_bound": 189,
+                      "has_more": True, "cursor": "x"}, Grade.LOWER_BOUND, 189, True,
+                     id="search-lower-bound"),
+        pytest.param({**rows(1, False, 1), "aggregate": {"function": "COUNT", "column": "count",
+                                                        "value": 7961}},
+                     Grade.EXACT, 7961, False, id="aggregate-is-exact-above-the-cap"),
+        pytest.param(None, Grade.UNKNOWN, None, False, id="no-accounting-is-unknown"),
+    ],
+)
+def test_grade_follows_the_table(
+    envelope: dict[str, Any] | None, grade: Grade, value: int | None, has_more: bool
+) -> None:
+    verdict = grade_count(result(envelope))
+    assert (verdict.grade, verdict.value, verdict.has_more) == (grade, value, has_more)
+
+
+def test_the_sentinel_is_configuration_not_a_constant() -> None:
+    assert grade_count(result(rows(3000, False)), sentinel=5000).grade is Grade.EXACT
+    assert grade_count(result(rows(500, False)), sentinel=500).grade is Grade.LOWER_BOUND
+
+
+@pytest.mark.parametrize(
+    "broken",
+    [
+        pytest.param({"result_kind": "rows", "returned": 1, "has_more": False}, id="no-total"),
+        pytest.param({**rows(5, False), "total_lower_bound": 5}, id="both-totals"),
+        pytest.param({**rows(5, False), "returned": -1}, id="negative-returned"),
+        pytest.param({**rows(5, False), "has_more": "no"}, id="string-has-more"),
+        pytest.param({**rows(5, False), "total": True}, id="bool-total"),
+        pytest.param({**rows(5, False), "result_kind": "table"}, id="unknown-kind"),
+        pytest.param({**rows(1, False), "aggregate": {"function": "MEDIAN", "value": 3}},
+                     id="unknown-aggregate"),
+        pytest.param("not a dict", id="not-an-object"),
+    ],
+)
+def test_a_malformed_envelope_is_no_accounting_never_an_exception(broken: Any) -> None:
+    assert read_accounting(result(broken)) is None
+    assert grade_count(result(broken)).grade is Grade.UNKNOWN
+
+
+def test_the_meta_envelope_wins_over_structured_content() -> None:
+    payload = result(rows(42, False), where="meta")
+    payload["structuredContent"] = rows(9999, True)
+    acct = read_accounting(payload)
+    assert acct is not None and acct.source == "meta" and acct.total == 42
+
+
+def test_structured_content_alone_is_read() -> None:
+    acct = read_accounting(result(rows(7, False), where="structured"))
+    assert acct is not None and acct.source == "structured" and acct.total == 7
