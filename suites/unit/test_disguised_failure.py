@@ -1,0 +1,63 @@
+"""A 200 is a failure unless one of four marks clears it; error text is never read."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from beacon.adjudication import fingerprint, is_in_band_failure, result_emptiness
+from beacon.wire.accounting import ACCOUNTING_META_KEY
+
+ENVELOPE = {"result_kind": "search", "returned": 0, "total_lower_bound": 0, "has_more": False,
+            "cursor": None}
+
+
+def text(body: str, **extra: Any) -> dict[str, Any]:
+    return {"content": [{"type": "text", "text": body}], "isError": False, **extra}
+
+
+MEASURED: list[Any] = [
+    pytest.param(text("Search API error: 502 Server Error: Bad Gateway for url: x"), True,
+                 id="inband-502"),
+    pytest.param(text("{}"), True, id="auth-empty"),
+    pytest.param(text("Please select a project first."), True, id="prose-reply"),
+    pytest.param(text("", structuredContent={}), True, id="degraded-empty"),
+    pytest.param({"content": [{"type": "text", "text": "none", "_meta": {ACCOUNTING_META_KEY:
+                 ENVELOPE}}], "isError": False}, False, id="zero-hits-with-envelope"),
+    pytest.param(text("Search results for \"x\" in Harbor Tower:\n## Image #1"), False,
+                 id="legacy-query-ran-line"),
+    pytest.param(text("| id | title |\n|---|---|\n"), False, id="empty-result-table"),
+]
+
+
+@pytest.mark.parametrize(("payload", "failed"), MEASURED)
+def test_measured_upstream_shapes_are_judged_by_structure(payload: Any, failed: bool) -> None:
+    assert is_in_band_failure("search_photos", payload) is failed
+
+
+def test_the_transport_status_is_read_before_the_body() -> None:
+    assert is_in_band_failure("search_photos", text("{}"), transport_status=401)
+    ok = {"content": [{"type": "text", "text": "x", "_meta": {ACCOUNTING_META_KEY: ENVELOPE}}]}
+    assert is_in_band_failure("search_photos", ok, transport_status=502)
+
+
+def test_a_tool_without_a_result_contract_answers_in_prose() -> None:
+    assert not is_in_band_failure("get_capture", text("Capture 12 on level 3."))
+
+
+def test_emptiness_needs_standing() -> None:
+    accounted_zero = {"content": [{"type": "text", "text": "",
+                                   "_meta": {ACCOUNTING_META_KEY: ENVELOPE}}]}
+    assert result_emptiness("search_photos", accounted_zero) == "empty"
+    assert result_emptiness("search_photos", text("{}")) == "unknown"
+    assert result_emptiness("get_capture", accounted_zero) == "unknown"
+    with_rows = text("x", structuredContent={"rows": [{"id": "a"}]}, isError=True)
+    assert result_emptiness("query_data", with_rows) == "non_empty"
+
+
+def test_the_fingerprint_never_carries_content() -> None:
+    secret = "Search API error: 502 secret-host.internal"
+    printed = repr(fingerprint(text(secret, structuredContent={"rows": []})))
+    assert "secret" not in printed and "502" not in printed
+    assert fingerprint(text(secret)).block_types == ("text",)
