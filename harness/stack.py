@@ -74,7 +74,9 @@ def parse_up_lines(lines: list[str]) -> dict[str, str]:
 
 
 @contextmanager
-def running_stack(scenario: str = "default", extra_env: dict[str, str] | None = None) -> Iterator[Stack]:
+def running_stack(
+    scenario: str = "default", extra_env: dict[str, str] | None = None
+) -> Iterator[Stack]:
     env = {**os.environ, **(extra_env or {})}
     proc = subprocess.Popen(
         [beacon_executable(), "up", "--scenario", scenario],

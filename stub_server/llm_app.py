@@ -61,13 +61,20 @@ def respond(request: ChatRequest) -> Reply:
 def _usage(request: ChatRequest, reply: Reply) -> dict[str, int]:
     prompt = sum(len(json.dumps(m.model_dump())) for m in request.messages) // 4
     completion = (len(reply.content) + len(json.dumps(reply.tool_calls))) // 4
-    return {"prompt_tokens": prompt, "completion_tokens": completion,
-            "total_tokens": prompt + completion}
+    return {
+        "prompt_tokens": prompt,
+        "completion_tokens": completion,
+        "total_tokens": prompt + completion,
+    }
 
 
 def _chunks(request: ChatRequest, reply: Reply) -> Iterator[str]:
-    base = {"id": f"chatcmpl-{uuid.uuid4().hex[:12]}", "object": "chat.completion.chunk",
-            "created": int(time.time()), "model": request.model}
+    base = {
+        "id": f"chatcmpl-{uuid.uuid4().hex[:12]}",
+        "object": "chat.completion.chunk",
+        "created": int(time.time()),
+        "model": request.model,
+    }
 
     def chunk(delta: dict[str, Any], finish: str | None = None) -> str:
         body = {**base, "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
@@ -77,11 +84,25 @@ def _chunks(request: ChatRequest, reply: Reply) -> Iterator[str]:
     for start in range(0, len(reply.content), CHUNK_CHARS):
         yield chunk({"content": reply.content[start : start + CHUNK_CHARS]})
     for index, call in enumerate(reply.tool_calls):
-        yield chunk({"tool_calls": [{"index": index, "id": call["id"], "type": "function",
-                                      "function": {"name": call["function"]["name"],
-                                                   "arguments": ""}}]})
-        yield chunk({"tool_calls": [{"index": index,
-                                      "function": {"arguments": call["function"]["arguments"]}}]})
+        yield chunk(
+            {
+                "tool_calls": [
+                    {
+                        "index": index,
+                        "id": call["id"],
+                        "type": "function",
+                        "function": {"name": call["function"]["name"], "arguments": ""},
+                    }
+                ]
+            }
+        )
+        yield chunk(
+            {
+                "tool_calls": [
+                    {"index": index, "function": {"arguments": call["function"]["arguments"]}}
+                ]
+            }
+        )
     yield chunk({}, reply.finish_reason)
     if request.stream_options and request.stream_options.include_usage:
         yield f"data: {json.dumps({**base, 'choices': [], 'usage': _usage(request, reply)})}\n\n"
@@ -97,8 +118,13 @@ def create_app() -> FastAPI:
 
     @app.get("/v1/models")
     async def models() -> dict[str, Any]:
-        return {"object": "list", "data": [
-            {"id": m, "object": "model", "created": 0, "owned_by": "beacon-stub"} for m in MODELS]}
+        return {
+            "object": "list",
+            "data": [
+                {"id": m, "object": "model", "created": 0, "owned_by": "beacon-stub"}
+                for m in MODELS
+            ],
+        }
 
     @app.post("/v1/chat/completions", response_model=None)
     async def completions(
@@ -115,8 +141,10 @@ def create_app() -> FastAPI:
         if reply.tool_calls:
             message["tool_calls"] = reply.tool_calls
         return {
-            "id": f"chatcmpl-{uuid.uuid4().hex[:12]}", "object": "chat.completion",
-            "created": int(time.time()), "model": request.model,
+            "id": f"chatcmpl-{uuid.uuid4().hex[:12]}",
+            "object": "chat.completion",
+            "created": int(time.time()),
+            "model": request.model,
             "choices": [{"index": 0, "message": message, "finish_reason": reply.finish_reason}],
             "usage": _usage(request, reply),
         }

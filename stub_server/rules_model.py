@@ -90,8 +90,11 @@ def _strip_project(text: str, project: dict[str, str]) -> str:
 
 
 def _call(index: int, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
-    return {"id": f"call_{index}", "type": "function",
-            "function": {"name": name, "arguments": json.dumps(arguments)}}
+    return {
+        "id": f"call_{index}",
+        "type": "function",
+        "function": {"name": name, "arguments": json.dumps(arguments)},
+    }
 
 
 def plan(messages: list[dict[str, Any]], tool_names: set[str]) -> Reply:
@@ -109,8 +112,10 @@ def plan(messages: list[dict[str, Any]], tool_names: set[str]) -> Reply:
     calls: list[dict[str, Any]] = []
     if _HOW_MANY.search(question) and "query_data" in tool_names:
         listing = _HOW_MANY.sub("list", question, count=1)
-        calls = [_call(1, "query_data", {"project_id": pid, "question": question}),
-                 _call(2, "query_data", {"project_id": pid, "question": listing})]
+        calls = [
+            _call(1, "query_data", {"project_id": pid, "question": question}),
+            _call(2, "query_data", {"project_id": pid, "question": listing}),
+        ]
     elif _PHOTOS.search(question) and "search_photos" in tool_names:
         topic_match = _PHOTO_TOPIC.search(question)
         topic = _strip_project(topic_match.group(1) if topic_match else question, project)

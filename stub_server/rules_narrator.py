@@ -12,7 +12,8 @@ from typing import Any
 from stub_server.rules_model import _directory, _json_blocks, _last_user
 
 _HOW_MANY_PHRASE = re.compile(
-    r"^\s*how many\s+(?P<noun>.+?)\s+(?:are|is|were|was|do|does|did|have|has)\s+(?P<rest>.+?)\s*\??$",
+    r"^\s*how many\s+(?P<noun>.+?)\s+(?:are|is|were|was|do|does|did|have|has)\s+"
+    r"(?P<rest>.+?)\s*\??$",
     re.IGNORECASE,
 )
 
@@ -31,7 +32,7 @@ def _project_name(anchor: dict[str, Any], directory: list[dict[str, str]]) -> st
 
 
 def _aggregate_sentence(anchor: dict[str, Any], question: str) -> str:
-    slot = "{{count:%s}}" % anchor["slot"]
+    slot = "{{count:" + anchor["slot"] + "}}"
     match = _HOW_MANY_PHRASE.match(question)
     if match:
         return f"There are {slot} {match.group('noun')} {match.group('rest')}."
@@ -42,21 +43,27 @@ def _sentences(anchor: dict[str, Any], question: str, project: str, paired: bool
     slot, grade, shown = anchor["slot"], anchor["grade"], anchor.get("shown", 0)
     subject = anchor.get("subject", "")
     if anchor.get("failed"):
-        return [f"The {anchor['tool']} source did not return a usable result, so I can say "
-                "nothing about it."]
+        return [
+            f"The {anchor['tool']} source did not return a usable result, so I can say "
+            "nothing about it."
+        ]
     if grade == "UNKNOWN":
         found = " It did return results." if anchor.get("emptiness") == "non_empty" else ""
-        return [f"The data source answered without saying how many results there are, so I "
-                f"can't give a count.{found}"]
+        return [
+            f"The data source answered without saying how many results there are, so I "
+            f"can't give a count.{found}"
+        ]
     if anchor.get("aggregate"):
         return [_aggregate_sentence(anchor, question)]
     out: list[str] = []
     if not paired:
         if anchor["tool"] == "search_photos":
-            out.append(f"{project} has {{{{count:{slot}}}}} photos matching \"{subject}\".")
+            out.append(f'{project} has {{{{count:{slot}}}}} photos matching "{subject}".')
         elif grade == "LOWER_BOUND":
-            out.append(f"The query matched {{{{count:{slot}}}}} records; the data source stops "
-                       "counting at its row cap, so there may be more.")
+            out.append(
+                f"The query matched {{{{count:{slot}}}}} records; the data source stops "
+                "counting at its row cap, so there may be more."
+            )
         else:
             out.append(f"The query matched {{{{count:{slot}}}}} records.")
     if shown:

@@ -37,7 +37,7 @@ def _is_count(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
-def _parse_aggregate(raw: object) -> AggregateValue | None | Literal[False]:
+def _parse_aggregate(raw: object) -> AggregateValue | Literal[False] | None:
     """None when absent, False when present but malformed."""
     if raw is None:
         return None

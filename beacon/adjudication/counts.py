@@ -39,17 +39,20 @@ def sentinel_from_env(environ: dict[str, str] | None = None) -> int:
 
 def grade_accounting(acct: AccountingRecord | None, *, sentinel: int) -> CountVerdict:
     if acct is None:
-        return CountVerdict(Grade.UNKNOWN, None, False, 0, "no accounting: no number may be uttered")
+        return CountVerdict(
+            Grade.UNKNOWN, None, False, 0, "no accounting: no number may be uttered"
+        )
     if acct.aggregate is not None:
         # A single-value aggregate is exempt from the row cap upstream.
         if acct.aggregate.value is None:
             return CountVerdict(Grade.UNKNOWN, None, False, 0, "aggregate without a value")
-        return CountVerdict(
-            Grade.EXACT, acct.aggregate.value, False, 0, "single-value aggregate"
-        )
+        return CountVerdict(Grade.EXACT, acct.aggregate.value, False, 0, "single-value aggregate")
     if acct.total_lower_bound is not None:
         return CountVerdict(
-            Grade.LOWER_BOUND, acct.total_lower_bound, acct.has_more, acct.returned,
+            Grade.LOWER_BOUND,
+            acct.total_lower_bound,
+            acct.has_more,
+            acct.returned,
             "the upstream reports only a lower bound",
         )
     assert acct.total is not None  # the reader guarantees exactly one of the two
@@ -57,10 +60,15 @@ def grade_accounting(acct: AccountingRecord | None, *, sentinel: int) -> CountVe
         # Saturated: upstream's has_more=false is a false completion signal.
         # "at least N" holds even when the true total equals N (>= includes =).
         return CountVerdict(
-            Grade.LOWER_BOUND, acct.total, True, acct.returned,
+            Grade.LOWER_BOUND,
+            acct.total,
+            True,
+            acct.returned,
             f"total reached the row cap {sentinel}: rows beyond it may exist",
         )
-    return CountVerdict(Grade.EXACT, acct.total, acct.has_more, acct.returned, "total below the cap")
+    return CountVerdict(
+        Grade.EXACT, acct.total, acct.has_more, acct.returned, "total below the cap"
+    )
 
 
 def grade_count(result: object, *, sentinel: int = DEFAULT_SENTINEL) -> CountVerdict:

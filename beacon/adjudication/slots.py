@@ -21,9 +21,17 @@ Locale = str
 PHRASES: Mapping[Locale, Mapping[Grade, str]] = {
     "en": {Grade.EXACT: "exactly {n}", Grade.LOWER_BOUND: "at least {n}", Grade.SHOWN: "these {n}"},
     "de": {Grade.EXACT: "genau {n}", Grade.LOWER_BOUND: "mindestens {n}", Grade.SHOWN: "diese {n}"},
-    "es": {Grade.EXACT: "exactamente {n}", Grade.LOWER_BOUND: "al menos {n}", Grade.SHOWN: "estos {n}"},
+    "es": {
+        Grade.EXACT: "exactamente {n}",
+        Grade.LOWER_BOUND: "al menos {n}",
+        Grade.SHOWN: "estos {n}",
+    },
     "ko": {Grade.EXACT: "정확히 {n}", Grade.LOWER_BOUND: "최소 {n}", Grade.SHOWN: "이 {n}"},
-    "ja": {Grade.EXACT: "ちょうど{n}", Grade.LOWER_BOUND: "少なくとも{n}", Grade.SHOWN: "これら{n}"},
+    "ja": {
+        Grade.EXACT: "ちょうど{n}",
+        Grade.LOWER_BOUND: "少なくとも{n}",
+        Grade.SHOWN: "これら{n}",
+    },
 }
 _GROUPING: Mapping[Locale, str] = {"en": ",", "ko": ",", "ja": ",", "de": ".", "es": "."}
 
@@ -50,7 +58,7 @@ def format_number(value: int | float, locale: Locale) -> str:
 
 def render_slot(kind: str, slot: SlotValue, locale: Locale) -> str | None:
     """None when the grade forbids any number."""
-    if slot.grade is Grade.UNKNOWN or slot.value is None and kind == "count":
+    if slot.grade is Grade.UNKNOWN or (slot.value is None and kind == "count"):
         return None
     if kind == "shown":
         return format_number(slot.displayed, locale)

@@ -18,7 +18,9 @@ class AskError(RuntimeError):
 
 
 def mint_token(mcp_origin: str, *, tier: str, sub: str = "dev-user") -> str:
-    response = httpx.post(f"{mcp_origin}/dev/tokens", json={"sub": sub, "tiers": [tier]}, timeout=10)
+    response = httpx.post(
+        f"{mcp_origin}/dev/tokens", json={"sub": sub, "tiers": [tier]}, timeout=10
+    )
     if response.status_code != 200:
         raise AskError(f"token endpoint answered {response.status_code}: {response.text[:200]}")
     token = response.json().get("token")
@@ -39,8 +41,13 @@ def run_turn(
     if scenario:
         headers["X-Beacon-Scenario"] = scenario
     events: list[SseEvent] = []
-    with httpx.stream("POST", f"{chat_url}/v1/turns", json=body, headers=headers,
-                      timeout=httpx.Timeout(TURN_TIMEOUT_S, connect=5.0)) as response:
+    with httpx.stream(
+        "POST",
+        f"{chat_url}/v1/turns",
+        json=body,
+        headers=headers,
+        timeout=httpx.Timeout(TURN_TIMEOUT_S, connect=5.0),
+    ) as response:
         if response.status_code != 200:
             raise AskError(f"HTTP {response.status_code}: {response.read().decode()[:500]}")
         for event in parse_sse(response.iter_lines()):

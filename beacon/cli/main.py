@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import sys
 from typing import Annotated
 
 import typer
@@ -22,8 +21,10 @@ ScenarioOpt = Annotated[str, typer.Option(help="stub scenario for this process (
 
 
 @app.command()
-def up(scenario: ScenarioOpt = "default",
-       chat_port: Annotated[int, typer.Option(help="0 picks a free port")] = 0) -> None:
+def up(
+    scenario: ScenarioOpt = "default",
+    chat_port: Annotated[int, typer.Option(help="0 picks a free port")] = 0,
+) -> None:
     """Start stub MCP, stub LLM and the chat server on loopback; Ctrl-C stops all three."""
     stack = DevStack(scenario, chat_port)
     try:
@@ -78,14 +79,19 @@ def stub_llm(port: Annotated[int, typer.Option()]) -> None:
 def _mcp_origin(mcp: str | None) -> str:
     url = mcp or os.environ.get("BEACON_MCP_URL")
     if not url:
-        typer.echo("give --mcp URL (the `mcp:` line of `beacon up`) or set BEACON_MCP_URL", err=True)
+        typer.echo(
+            "give --mcp URL (the `mcp:` line of `beacon up`) or set BEACON_MCP_URL", err=True
+        )
         raise typer.Exit(2)
     return url.removesuffix("/mcp")
 
 
 @app.command()
-def token(tier: Annotated[str, typer.Option()] = "enterprise_ai",
-          sub: str = "dev-user", mcp: str | None = None) -> None:
+def token(
+    tier: Annotated[str, typer.Option()] = "enterprise_ai",
+    sub: str = "dev-user",
+    mcp: str | None = None,
+) -> None:
     """Print a dev token minted by the stub MCP server."""
     try:
         typer.echo(mint_token(_mcp_origin(mcp), tier=tier, sub=sub))
@@ -96,20 +102,28 @@ def token(tier: Annotated[str, typer.Option()] = "enterprise_ai",
 
 def _ask_and_print(chat: str, question: str, bearer: str, mode: str, scenario: str | None) -> bool:
     body = {"mode": mode, "message": question}
-    events = run_turn(chat, body, token=bearer, scenario=scenario,
-                      on_event=lambda e: typer.echo(describe(e)))
+    events = run_turn(
+        chat, body, token=bearer, scenario=scenario, on_event=lambda e: typer.echo(describe(e))
+    )
     typer.echo(f"\nanswer: {final_answer(events)}\n")
     return bool(events) and events[-1].event == "done"
 
 
 @app.command()
-def ask(question: str, chat: str | None = None, mcp: str | None = None,
-        bearer: Annotated[str | None, typer.Option("--token")] = None,
-        mode: str = "single", scenario: str | None = None) -> None:
+def ask(
+    question: str,
+    chat: str | None = None,
+    mcp: str | None = None,
+    bearer: Annotated[str | None, typer.Option("--token")] = None,
+    mode: str = "single",
+    scenario: str | None = None,
+) -> None:
     """Run one turn over HTTP and print its frames and the final answer."""
     chat_url = chat or os.environ.get("BEACON_CHAT_URL")
     if not chat_url:
-        typer.echo("give --chat URL (the `chat:` line of `beacon up`) or set BEACON_CHAT_URL", err=True)
+        typer.echo(
+            "give --chat URL (the `chat:` line of `beacon up`) or set BEACON_CHAT_URL", err=True
+        )
         raise typer.Exit(2)
     try:
         bearer = bearer or mint_token(_mcp_origin(mcp), tier="enterprise_ai")
@@ -131,8 +145,9 @@ def demo(scenario: ScenarioOpt = "default") -> None:
         stack.start()
         print_urls(stack.urls)
         bearer = mint_token(stack.urls.mcp_origin, tier="enterprise_ai")
-        results = [_ask_and_print(stack.urls.chat, q, bearer, "single", None)
-                   for q in DEMO_QUESTIONS]
+        results = [
+            _ask_and_print(stack.urls.chat, q, bearer, "single", None) for q in DEMO_QUESTIONS
+        ]
     except (UpError, AskError, OSError) as exc:
         stack.shutdown()
         typer.echo(f"beacon demo failed: {exc}", err=True)
@@ -150,4 +165,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

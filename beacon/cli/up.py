@@ -90,7 +90,9 @@ class DevStack:
         mcp = self._spawn("stub-mcp", "--port", str(mcp_port), "--scenario", self.scenario)
         llm = self._spawn("stub-llm", "--port", str(llm_port))
         chat = self._spawn(
-            "serve", "--port", str(chat_port),
+            "serve",
+            "--port",
+            str(chat_port),
             env={"BEACON_MCP_URL": self.urls.mcp, "BEACON_LLM_BASE_URL": self.urls.llm},
         )
         wait_healthy(f"{self.urls.mcp_origin}/healthz", mcp, self.stop)

@@ -69,9 +69,7 @@ def _finish_calls(partials: dict[int, _PartialCall]) -> tuple[ToolCallRequest, .
     return tuple(calls)
 
 
-def _read_chunk(
-    chunk: dict[str, Any], partials: dict[int, _PartialCall]
-) -> tuple[str, str | None]:
+def _read_chunk(chunk: dict[str, Any], partials: dict[int, _PartialCall]) -> tuple[str, str | None]:
     choices = chunk.get("choices")
     if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
         return "", None

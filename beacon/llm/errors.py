@@ -1,9 +1,9 @@
 """The llm package's one exception root.
 
-    LlmError                 the model call did not produce a usable answer
-     ├── LlmUnavailable      no connection, a 5xx, or no answer within the deadline
-     ├── LlmRefused          400/401/402/403/422/429: retrying cannot help
-     └── LlmProtocolError    the stream broke the OpenAI wire (bad JSON, bad tool call)
+LlmError                 the model call did not produce a usable answer
+ ├── LlmUnavailable      no connection, a 5xx, or no answer within the deadline
+ ├── LlmRefused          400/401/402/403/422/429: retrying cannot help
+ └── LlmProtocolError    the stream broke the OpenAI wire (bad JSON, bad tool call)
 """
 
 

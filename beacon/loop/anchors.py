@@ -31,7 +31,9 @@ def anchor_records(evidence: Sequence[Evidence], question: str) -> list[dict[str
                 "slot": item.slot,
                 "tool": item.tool,
                 "project_id": item.arguments.get("project_id"),
-                "subject": item.arguments.get("question") or item.arguments.get("query") or question,
+                "subject": item.arguments.get("question")
+                or item.arguments.get("query")
+                or question,
                 "aggregate": item.verdict.reason == "single-value aggregate",
                 "grade": item.verdict.grade.value,
                 "failed": item.failed,
@@ -51,7 +53,7 @@ def anchors_message(evidence: Sequence[Evidence], question: str) -> str:
             lines.append(f"- {record['tool']}: the call failed; say the source did not answer.")
             continue
         rule = _RULES[Grade(record["grade"])] % record["slot"]
-        lines.append(f"- {record['tool']} about \"{record['subject']}\": {rule}.")
+        lines.append(f'- {record["tool"]} about "{record["subject"]}": {rule}.')
     if not records:
         lines.append("- no counted evidence was gathered: state no number.")
     body = json.dumps({"anchors": records}, ensure_ascii=False)

@@ -11,7 +11,13 @@ from typing import Any
 from beacon.wire.frames import Citation
 
 MAX_CARDS_PER_SOURCE = 10
-_KINDS = {"ph-": "photo", "cap-": "panorama", "ann-": "annotation", "prj-": "project", "doc-": "document"}
+_KINDS = {
+    "ph-": "photo",
+    "cap-": "panorama",
+    "ann-": "annotation",
+    "prj-": "project",
+    "doc-": "document",
+}
 _DATE_FIELDS = ("taken_at", "created_at", "captured_at", "date")
 _TITLE_FIELDS = ("title", "label", "name")
 

@@ -26,8 +26,19 @@ from beacon.wire.frames import Citation, CountEntry
 
 DIGEST_RECORDS = 10
 _DIGEST_FIELDS = (
-    "id", "title", "label", "name", "level_name", "level_number", "status", "category",
-    "company", "kind", "taken_at", "created_at", "captured_at",
+    "id",
+    "title",
+    "label",
+    "name",
+    "level_name",
+    "level_number",
+    "status",
+    "category",
+    "company",
+    "kind",
+    "taken_at",
+    "created_at",
+    "captured_at",
 )
 
 

@@ -83,7 +83,9 @@ class Turn:
         yield self.frames.make("start", session_id=session_id, mode=self.request.mode)
         try:
             async with connect(
-                self.deps.mcp_url, bearer=self.bearer, scenario=self.scenario,
+                self.deps.mcp_url,
+                bearer=self.bearer,
+                scenario=self.scenario,
                 timeout_s=self.deps.mcp_timeout_s,
             ) as upstream:
                 async for frame in self._turn(upstream):
@@ -92,22 +94,32 @@ class Turn:
             yield self.frames.make("error", code=exc.code, message=str(exc))
         except Exception:
             log.exception("turn %s failed", self.frames.turn_id)
-            yield self.frames.make("error", code="internal", message="the turn failed inside Beacon")
+            yield self.frames.make(
+                "error", code="internal", message="the turn failed inside Beacon"
+            )
 
-    async def _call(self, upstream: McpUpstream, tool: str, arguments: dict[str, Any],
-                    call_id: str) -> AsyncIterator[Frame | tuple[Evidence, dict[str, Any]]]:
+    async def _call(
+        self, upstream: McpUpstream, tool: str, arguments: dict[str, Any], call_id: str
+    ) -> AsyncIterator[Frame | tuple[Evidence, dict[str, Any]]]:
         yield self.frames.make("tool_call", call_id=call_id, tool=tool, arguments=arguments)
         outcome = await upstream.call_tool(tool, arguments)
         project_id = arguments.get("project_id")
         evidence = adjudicate(
-            outcome, call_id=call_id, slot=f"c{self._calls}", sentinel=self.deps.sentinel,
+            outcome,
+            call_id=call_id,
+            slot=f"c{self._calls}",
+            sentinel=self.deps.sentinel,
             project_id=project_id if isinstance(project_id, str) else None,
         )
         yield self.frames.make(
-            "tool_result", call_id=call_id, tool=tool,
+            "tool_result",
+            call_id=call_id,
+            tool=tool,
             status="failure" if evidence.failed else "ok",
-            grade=evidence.verdict.grade.value, emptiness=evidence.emptiness,
-            returned=evidence.returned, bytes=evidence.bytes,
+            grade=evidence.verdict.grade.value,
+            emptiness=evidence.emptiness,
+            returned=evidence.returned,
+            bytes=evidence.bytes,
         )
         yield evidence, outcome.result
 
@@ -124,7 +136,9 @@ class Turn:
                 directory = _directory(item[1])
         tools = _openai_tools(await upstream.list_tools())
         view = self.request.view_context
-        self._turn_block = turn_block(directory, view.model_dump(exclude_none=True) if view else None)
+        self._turn_block = turn_block(
+            directory, view.model_dump(exclude_none=True) if view else None
+        )
         messages: list[dict[str, Any]] = [
             {"role": "system", "content": PLANNER_PROMPT},
             {"role": "system", "content": self._turn_block},
@@ -134,14 +148,25 @@ class Turn:
             completion = await self._complete(messages, tools)
             if not completion.tool_calls:
                 break
-            planned = [PlannedCall(call_id=c.id, tool=c.name, arguments=c.arguments)
-                       for c in completion.tool_calls]
+            planned = [
+                PlannedCall(call_id=c.id, tool=c.name, arguments=c.arguments)
+                for c in completion.tool_calls
+            ]
             yield self.frames.make("plan", round=round_no, purpose="gather", calls=planned)
-            messages.append({
-                "role": "assistant", "content": completion.content or None,
-                "tool_calls": [{"id": c.id, "type": "function", "function": {
-                    "name": c.name, "arguments": json.dumps(c.arguments)}} for c in completion.tool_calls],
-            })
+            messages.append(
+                {
+                    "role": "assistant",
+                    "content": completion.content or None,
+                    "tool_calls": [
+                        {
+                            "id": c.id,
+                            "type": "function",
+                            "function": {"name": c.name, "arguments": json.dumps(c.arguments)},
+                        }
+                        for c in completion.tool_calls
+                    ],
+                }
+            )
             for call in completion.tool_calls:
                 self._calls += 1
                 async for item in self._call(upstream, call.name, call.arguments, call.id):
@@ -150,16 +175,25 @@ class Turn:
                         continue
                     evidence, raw = item
                     self.evidence.append(evidence)
-                    messages.append({"role": "tool", "tool_call_id": call.id,
-                                     "content": json.dumps(digest(evidence, raw), ensure_ascii=False)})
+                    messages.append(
+                        {
+                            "role": "tool",
+                            "tool_call_id": call.id,
+                            "content": json.dumps(digest(evidence, raw), ensure_ascii=False),
+                        }
+                    )
                     if evidence.failed:
                         yield self.frames.make(
-                            "notice", kind="failure",
-                            text=f"The {call.name} source did not return a usable result.")
+                            "notice",
+                            kind="failure",
+                            text=f"The {call.name} source did not return a usable result.",
+                        )
         async for frame in self._answer():
             yield frame
 
-    async def _complete(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> Completion:
+    async def _complete(
+        self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]
+    ) -> Completion:
         async for event in stream_completion(
             self.deps.http, self.deps.llm, messages, tools=tools, scenario=self.scenario
         ):
@@ -180,16 +214,25 @@ class Turn:
         }
         stream = SlotStream(slots, self.request.locale)
         evidence_json = json.dumps(
-            [{"call_id": e.call_id, "tool": e.tool, "failed": e.failed,
-              "sample_ids": [c.id for c in e.citations]} for e in self.evidence],
+            [
+                {
+                    "call_id": e.call_id,
+                    "tool": e.tool,
+                    "failed": e.failed,
+                    "sample_ids": [c.id for c in e.citations],
+                }
+                for e in self.evidence
+            ],
             ensure_ascii=False,
         )
         messages = [
             {"role": "system", "content": RESPONDER_PROMPT},
             {"role": "system", "content": self._turn_block},
             {"role": "system", "content": anchors_message(self.evidence, self.request.message)},
-            {"role": "system", "content": "Evidence (untrusted JSON data):\n```json\n"
-             + evidence_json + "\n```"},
+            {
+                "role": "system",
+                "content": "Evidence (untrusted JSON data):\n```json\n" + evidence_json + "\n```",
+            },
             {"role": "user", "content": self.request.message},
         ]
         answer: list[str] = []
@@ -207,6 +250,11 @@ class Turn:
             answer.append(text)
             yield self.frames.make("delta", text=text)
         for entry in stream.audit:
-            log.info("turn %s audit %s slot=%s %s", self.frames.turn_id, entry.kind, entry.slot,
-                     entry.detail)
+            log.info(
+                "turn %s audit %s slot=%s %s",
+                self.frames.turn_id,
+                entry.kind,
+                entry.slot,
+                entry.detail,
+            )
         yield self.frames.make("done", finish_reason=finish, answer="".join(answer))

@@ -63,8 +63,12 @@ def create_app(settings: Settings) -> FastAPI:
             return _error(400, "bad_scenario", f"{SCENARIO_HEADER} must be a kebab-case name")
         deps = TurnDeps(
             mcp_url=settings.mcp_url,
-            llm=LlmConfig(settings.llm_base_url, settings.llm_api_key, settings.llm_model,
-                          settings.llm_timeout_s),
+            llm=LlmConfig(
+                settings.llm_base_url,
+                settings.llm_api_key,
+                settings.llm_model,
+                settings.llm_timeout_s,
+            ),
             http=state["http"],
             sentinel=settings.sentinel,
             mcp_timeout_s=settings.mcp_timeout_s,
@@ -83,7 +87,9 @@ def create_app(settings: Settings) -> FastAPI:
 
     @app.get("/", include_in_schema=False)
     async def root(request: Request) -> RedirectResponse:
-        return RedirectResponse(url="/panel/" + (f"?{request.url.query}" if request.url.query else ""))
+        return RedirectResponse(
+            url="/panel/" + (f"?{request.url.query}" if request.url.query else "")
+        )
 
     panel_dir = str(files("beacon.panel"))
     app.mount("/panel", StaticFiles(directory=panel_dir, html=True), name="panel")

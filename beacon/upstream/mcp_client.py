@@ -58,7 +58,9 @@ def _leaf_errors(exc: BaseException) -> list[BaseException]:
 def _translate(exc: BaseException, log: _StatusLog, what: str) -> UpstreamError:
     status = log.refused()
     if status is not None:
-        return UpstreamAuthError(f"the MCP upstream refused the bearer (HTTP {status}) during {what}")
+        return UpstreamAuthError(
+            f"the MCP upstream refused the bearer (HTTP {status}) during {what}"
+        )
     for leaf in _leaf_errors(exc):
         if isinstance(leaf, httpx2.TransportError | OSError | TimeoutError):
             return UpstreamUnavailable(f"the MCP upstream is unreachable during {what}: {leaf!r}")

@@ -22,7 +22,9 @@ class SseEvent:
 
 def parse_sse(lines: Iterable[str]) -> Iterator[SseEvent]:
     """Lines without their terminators → events (blank line dispatches)."""
-    event, event_id, data = "message", None, []
+    event: str = "message"
+    event_id: str | None = None
+    data: list[str] = []
     for raw in lines:
         line = raw.rstrip("\r")
         if not line:

@@ -16,8 +16,10 @@ DIRECTORY = (
     '"name": "Harbor Tower"}], "view_context": {}}\n```'
 )
 TOOLS = [
-    {"type": "function", "function": {"name": n, "description": n,
-                                      "parameters": {"type": "object"}}}
+    {
+        "type": "function",
+        "function": {"name": n, "description": n, "parameters": {"type": "object"}},
+    }
     for n in ("query_data", "search_photos", "list_projects")
 ]
 
@@ -36,8 +38,11 @@ def messages(question: str) -> list[dict[str, str]]:
 
 def test_a_streamed_plan_arrives_as_structured_tool_calls(client: openai.OpenAI) -> None:
     stream = client.chat.completions.create(
-        model="beacon-rules", messages=messages("Photos of missing hard hats in Harbor Tower"),  # type: ignore[arg-type]
-        tools=TOOLS, stream=True, stream_options={"include_usage": True},  # type: ignore[arg-type]
+        model="beacon-rules",
+        messages=messages("Photos of missing hard hats in Harbor Tower"),  # type: ignore[arg-type]
+        tools=TOOLS,
+        stream=True,
+        stream_options={"include_usage": True},  # type: ignore[arg-type]
     )
     names, args, finish, usage = [], [], None, None
     for chunk in stream:
@@ -51,13 +56,17 @@ def test_a_streamed_plan_arrives_as_structured_tool_calls(client: openai.OpenAI)
             finish = choice.finish_reason or finish
     assert names == ["search_photos"] and finish == "tool_calls"
     assert json.loads("".join(args)) == {
-        "project_id": "prj-harbor-tower", "query": "missing hard hats", "limit": 10}
+        "project_id": "prj-harbor-tower",
+        "query": "missing hard hats",
+        "limit": 10,
+    }
     assert usage is not None and usage.total_tokens > 0
 
 
 def test_how_many_plans_an_aggregate_and_a_listing(client: openai.OpenAI) -> None:
     reply = client.chat.completions.create(
-        model="beacon-rules", tools=TOOLS,  # type: ignore[arg-type]
+        model="beacon-rules",
+        tools=TOOLS,  # type: ignore[arg-type]
         messages=messages("How many open safety findings are on level 3 of Harbor Tower?"),  # type: ignore[arg-type]
     )
     calls = reply.choices[0].message.tool_calls or []
@@ -67,14 +76,28 @@ def test_how_many_plans_an_aggregate_and_a_listing(client: openai.OpenAI) -> Non
 
 
 def test_narration_uses_slots_and_never_a_number(client: openai.OpenAI) -> None:
-    anchors = {"anchors": [{"slot": "c1", "tool": "search_photos", "project_id": "prj-harbor-tower",
-                            "subject": "missing hard hats", "aggregate": False,
-                            "grade": "LOWER_BOUND", "failed": False, "emptiness": "non_empty",
-                            "shown": 10, "has_more": True}]}
+    anchors = {
+        "anchors": [
+            {
+                "slot": "c1",
+                "tool": "search_photos",
+                "project_id": "prj-harbor-tower",
+                "subject": "missing hard hats",
+                "aggregate": False,
+                "grade": "LOWER_BOUND",
+                "failed": False,
+                "emptiness": "non_empty",
+                "shown": 10,
+                "has_more": True,
+            }
+        ]
+    }
     reply = client.chat.completions.create(
         model="beacon-rules",
-        messages=[*messages("Photos of missing hard hats in Harbor Tower"),  # type: ignore[list-item]
-                  {"role": "system", "content": "```json\n" + json.dumps(anchors) + "\n```"}],
+        messages=[
+            *messages("Photos of missing hard hats in Harbor Tower"),  # type: ignore[list-item]
+            {"role": "system", "content": "```json\n" + json.dumps(anchors) + "\n```"},
+        ],
     )
     text = reply.choices[0].message.content or ""
     assert "{{count:c1}}" in text and "{{shown:c1}}" in text
@@ -91,6 +114,8 @@ def test_a_missing_api_key_is_a_401() -> None:
     with serving(create_app()) as origin:
         import httpx
 
-        response = httpx.post(f"{origin}/v1/chat/completions",
-                              json={"model": "beacon-rules", "messages": messages("hi")})
+        response = httpx.post(
+            f"{origin}/v1/chat/completions",
+            json={"model": "beacon-rules", "messages": messages("hi")},
+        )
         assert response.status_code == 401

@@ -53,8 +53,11 @@ def references(events: list[SseEvent]) -> dict[str, object]:
 
 def test_how_many_open_safety_findings_is_exact_and_said_once(stack: Stack, token: str) -> None:
     expected = sum(
-        1 for a in build_corpus().annotations
-        if a.project_id == HARBOR and a.level_number == 3 and a.kind == "safety"
+        1
+        for a in build_corpus().annotations
+        if a.project_id == HARBOR
+        and a.level_number == 3
+        and a.kind == "safety"
         and a.status == "open"
     )
     events = ask(stack, token, "How many open safety findings are on level 3 of Harbor Tower?")
@@ -90,7 +93,9 @@ def test_upstream_said_has_more_false_for_the_saturated_page(stack: Stack, token
     async def call() -> dict[str, object]:
         async with connect(stack.mcp_url, bearer=token) as upstream:
             outcome = await upstream.call_tool(
-                "query_data", {"project_id": HARBOR, "question": "List all panoramas in Harbor Tower"})
+                "query_data",
+                {"project_id": HARBOR, "question": "List all panoramas in Harbor Tower"},
+            )
             return outcome.result
 
     structured = asyncio.run(call())["structuredContent"]
@@ -158,17 +163,24 @@ def test_a_turn_without_a_bearer_is_refused_before_streaming(stack: Stack) -> No
 def test_a_bad_turn_body_is_a_422_naming_the_field(
     stack: Stack, token: str, body: dict[str, object], field: str
 ) -> None:
-    response = httpx.post(f"{stack.chat_url}/v1/turns", json=body,
-                          headers={"Authorization": f"Bearer {token}"}, timeout=10)
+    response = httpx.post(
+        f"{stack.chat_url}/v1/turns",
+        json=body,
+        headers={"Authorization": f"Bearer {token}"},
+        timeout=10,
+    )
     assert response.status_code == 422
     locations = [detail["loc"] for detail in response.json()["detail"]]
     assert any(field in loc for loc in locations), locations
 
 
 def test_a_body_that_is_not_json_is_a_422(stack: Stack, token: str) -> None:
-    response = httpx.post(f"{stack.chat_url}/v1/turns", content=b"{not json",
-                          headers={"Authorization": f"Bearer {token}",
-                                   "Content-Type": "application/json"}, timeout=10)
+    response = httpx.post(
+        f"{stack.chat_url}/v1/turns",
+        content=b"{not json",
+        headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"},
+        timeout=10,
+    )
     assert response.status_code == 422
 
 
@@ -176,13 +188,17 @@ def test_a_body_that_is_not_json_is_a_422(stack: Stack, token: str) -> None:
 def chat_with_dead_upstream(stack: Stack) -> Iterator[str]:
     """A chat server whose MCP upstream is a port nobody listens on."""
     port = free_port()
-    env = {"BEACON_MCP_URL": f"http://127.0.0.1:{free_port()}/mcp",
-           "BEACON_LLM_BASE_URL": stack.llm_url, "PATH": "/usr/bin:/bin"}
+    env = {
+        "BEACON_MCP_URL": f"http://127.0.0.1:{free_port()}/mcp",
+        "BEACON_LLM_BASE_URL": stack.llm_url,
+        "PATH": "/usr/bin:/bin",
+    }
     proc = subprocess.Popen([beacon_executable(), "serve", "--port", str(port)], env=env)
     url = f"http://127.0.0.1:{port}"
     try:
-        from beacon.cli.up import wait_healthy
         import threading
+
+        from beacon.cli.up import wait_healthy
 
         wait_healthy(f"{url}/healthz", proc, threading.Event())
         yield url
@@ -194,8 +210,9 @@ def chat_with_dead_upstream(stack: Stack) -> Iterator[str]:
 def test_an_upstream_that_is_down_ends_in_one_error_frame(
     chat_with_dead_upstream: str, token: str
 ) -> None:
-    events = run_turn(chat_with_dead_upstream, {"message": "List all panoramas in Harbor Tower"},
-                      token=token)
+    events = run_turn(
+        chat_with_dead_upstream, {"message": "List all panoramas in Harbor Tower"}, token=token
+    )
     assert_one_start_one_terminal(events)
     assert events[-1].event == "error"
     assert events[-1].json()["code"] == "upstream_unavailable"

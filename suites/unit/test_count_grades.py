@@ -21,8 +21,13 @@ def result(envelope: dict[str, Any] | None, *, where: str = "both") -> dict[str,
 
 
 def rows(total: int, has_more: bool, returned: int = 10) -> dict[str, Any]:
-    return {"result_kind": "rows", "returned": returned, "total": total,
-            "has_more": has_more, "cursor": None}
+    return {
+        "result_kind": "rows",
+        "returned": returned,
+        "total": total,
+        "has_more": has_more,
+        "cursor": None,
+    }
 
 
 @pytest.mark.parametrize(
@@ -30,15 +35,37 @@ def rows(total: int, has_more: bool, returned: int = 10) -> dict[str, Any]:
     [
         pytest.param(rows(42, False), Grade.EXACT, 42, False, id="below-cap-is-exact"),
         pytest.param(rows(2999, False), Grade.EXACT, 2999, False, id="one-below-cap-is-exact"),
-        pytest.param(rows(3000, False), Grade.LOWER_BOUND, 3000, True,
-                     id="saturated-false-completion-is-overridden"),
+        pytest.param(
+            rows(3000, False),
+            Grade.LOWER_BOUND,
+            3000,
+            True,
+            id="saturated-false-completion-is-overridden",
+        ),
         pytest.param(rows(3001, True), Grade.LOWER_BOUND, 3001, True, id="above-cap-is-bound"),
-        pytest.param({"result_kind": "search", "returned": 10, "total_lower_bound": 189,
-                      "has_more": True, "cursor": "x"}, Grade.LOWER_BOUND, 189, True,
-                     id="search-lower-bound"),
-        pytest.param({**rows(1, False, 1), "aggregate": {"function": "COUNT", "column": "count",
-                                                        "value": 7961}},
-                     Grade.EXACT, 7961, False, id="aggregate-is-exact-above-the-cap"),
+        pytest.param(
+            {
+                "result_kind": "search",
+                "returned": 10,
+                "total_lower_bound": 189,
+                "has_more": True,
+                "cursor": "x",
+            },
+            Grade.LOWER_BOUND,
+            189,
+            True,
+            id="search-lower-bound",
+        ),
+        pytest.param(
+            {
+                **rows(1, False, 1),
+                "aggregate": {"function": "COUNT", "column": "count", "value": 7961},
+            },
+            Grade.EXACT,
+            7961,
+            False,
+            id="aggregate-is-exact-above-the-cap",
+        ),
         pytest.param(None, Grade.UNKNOWN, None, False, id="no-accounting-is-unknown"),
     ],
 )
@@ -63,8 +90,10 @@ def test_the_sentinel_is_configuration_not_a_constant() -> None:
         pytest.param({**rows(5, False), "has_more": "no"}, id="string-has-more"),
         pytest.param({**rows(5, False), "total": True}, id="bool-total"),
         pytest.param({**rows(5, False), "result_kind": "table"}, id="unknown-kind"),
-        pytest.param({**rows(1, False), "aggregate": {"function": "MEDIAN", "value": 3}},
-                     id="unknown-aggregate"),
+        pytest.param(
+            {**rows(1, False), "aggregate": {"function": "MEDIAN", "value": 3}},
+            id="unknown-aggregate",
+        ),
         pytest.param("not a dict", id="not-an-object"),
     ],
 )

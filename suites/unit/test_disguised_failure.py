@@ -9,8 +9,13 @@ import pytest
 from beacon.adjudication import fingerprint, is_in_band_failure, result_emptiness
 from beacon.wire.accounting import ACCOUNTING_META_KEY
 
-ENVELOPE = {"result_kind": "search", "returned": 0, "total_lower_bound": 0, "has_more": False,
-            "cursor": None}
+ENVELOPE = {
+    "result_kind": "search",
+    "returned": 0,
+    "total_lower_bound": 0,
+    "has_more": False,
+    "cursor": None,
+}
 
 
 def text(body: str, **extra: Any) -> dict[str, Any]:
@@ -18,15 +23,25 @@ def text(body: str, **extra: Any) -> dict[str, Any]:
 
 
 MEASURED: list[Any] = [
-    pytest.param(text("Search API error: 502 Server Error: Bad Gateway for url: x"), True,
-                 id="inband-502"),
+    pytest.param(
+        text("Search API error: 502 Server Error: Bad Gateway for url: x"), True, id="inband-502"
+    ),
     pytest.param(text("{}"), True, id="auth-empty"),
     pytest.param(text("Please select a project first."), True, id="prose-reply"),
     pytest.param(text("", structuredContent={}), True, id="degraded-empty"),
-    pytest.param({"content": [{"type": "text", "text": "none", "_meta": {ACCOUNTING_META_KEY:
-                 ENVELOPE}}], "isError": False}, False, id="zero-hits-with-envelope"),
-    pytest.param(text("Search results for \"x\" in Harbor Tower:\n## Image #1"), False,
-                 id="legacy-query-ran-line"),
+    pytest.param(
+        {
+            "content": [{"type": "text", "text": "none", "_meta": {ACCOUNTING_META_KEY: ENVELOPE}}],
+            "isError": False,
+        },
+        False,
+        id="zero-hits-with-envelope",
+    ),
+    pytest.param(
+        text('Search results for "x" in Harbor Tower:\n## Image #1'),
+        False,
+        id="legacy-query-ran-line",
+    ),
     pytest.param(text("| id | title |\n|---|---|\n"), False, id="empty-result-table"),
 ]
 
@@ -47,8 +62,9 @@ def test_a_tool_without_a_result_contract_answers_in_prose() -> None:
 
 
 def test_emptiness_needs_standing() -> None:
-    accounted_zero = {"content": [{"type": "text", "text": "",
-                                   "_meta": {ACCOUNTING_META_KEY: ENVELOPE}}]}
+    accounted_zero = {
+        "content": [{"type": "text", "text": "", "_meta": {ACCOUNTING_META_KEY: ENVELOPE}}]
+    }
     assert result_emptiness("search_photos", accounted_zero) == "empty"
     assert result_emptiness("search_photos", text("{}")) == "unknown"
     assert result_emptiness("get_capture", accounted_zero) == "unknown"

@@ -42,8 +42,21 @@ def test_numbers_use_the_locale_grouping() -> None:
 
 @given(
     st.lists(
-        st.sampled_from(["Harbor ", "{{count:c1}}", "{{count:c2}}", "{{count:c3}}",
-                         "{{shown:c1}}", ". ", "! ", "\n", "words ", "{{", "}}"]),
+        st.sampled_from(
+            [
+                "Harbor ",
+                "{{count:c1}}",
+                "{{count:c2}}",
+                "{{count:c3}}",
+                "{{shown:c1}}",
+                ". ",
+                "! ",
+                "\n",
+                "words ",
+                "{{",
+                "}}",
+            ]
+        ),
         max_size=30,
     ),
     st.integers(min_value=1, max_value=7),
