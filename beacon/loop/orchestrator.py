@@ -20,6 +20,7 @@ from beacon.adjudication import SlotStream, SlotValue
 from beacon.llm.client import Completion, LlmConfig, TextDelta, stream_completion
 from beacon.llm.errors import LlmError
 from beacon.loop.anchors import anchors_message
+from beacon.loop.context import project_directory
 from beacon.loop.evidence import Evidence, adjudicate, digest
 from beacon.loop.frames import Frame, FrameMaker
 from beacon.loop.prompts import PLANNER_PROMPT, RESPONDER_PROMPT, turn_block
@@ -55,14 +56,6 @@ def _openai_tools(listed: list[dict[str, Any]]) -> list[dict[str, Any]]:
         }
         for t in listed
     ]
-
-
-def _directory(result: dict[str, Any]) -> list[dict[str, Any]]:
-    structured = result.get("structuredContent")
-    items = structured.get("items") if isinstance(structured, dict) else None
-    if not isinstance(items, list):
-        return []
-    return [{"id": i.get("id"), "name": i.get("name")} for i in items if isinstance(i, dict)]
 
 
 class Turn:
@@ -128,12 +121,12 @@ class Turn:
         # pass explicitly, and its count is not an answer to the question.
         context_call = PlannedCall(call_id="ctx_1", tool=CONTEXT_TOOL, arguments={})
         yield self.frames.make("plan", round=0, purpose="context", calls=[context_call])
-        directory: list[dict[str, Any]] = []
+        directory: list[dict[str, str]] = []
         async for item in self._call(upstream, CONTEXT_TOOL, {}, "ctx_1"):
             if isinstance(item, Frame):
                 yield item
             elif not item[0].failed:
-                directory = _directory(item[1])
+                directory = project_directory(item[1])
         tools = _openai_tools(await upstream.list_tools())
         view = self.request.view_context
         self._turn_block = turn_block(

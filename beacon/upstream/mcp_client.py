@@ -14,7 +14,7 @@ from typing import Any
 
 import anyio
 import httpx2
-from mcp import ClientSession, MCPError
+from mcp import ClientSession, MCPError, types
 from mcp.client.streamable_http import streamable_http_client
 
 from beacon.upstream.errors import (
@@ -87,7 +87,14 @@ class McpUpstream:
         before = len(self._log.statuses)
         try:
             with anyio.fail_after(self._timeout_s):
-                result = await self._session.call_tool(tool, arguments)
+                # send_request, not call_tool: the SDK's output-schema check
+                # raises on a disguised failure, and judging it is our job.
+                result = await self._session.send_request(
+                    types.CallToolRequest(
+                        params=types.CallToolRequestParams(name=tool, arguments=arguments)
+                    ),
+                    types.CallToolResult,
+                )
         except Exception as exc:
             raise _translate(exc, self._log, f"tools/call {tool}") from exc
         statuses = self._log.statuses[before:]

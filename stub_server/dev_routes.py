@@ -1,0 +1,102 @@
+"""Plain HTTP routes beside the MCP endpoint: dev tokens, JWKS, the request log, thumbnails.
+
+The ``/dev`` routes and the JWKS answer loopback clients only (403 otherwise):
+they mint credentials and expose every call, which no remote peer may reach.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from stub_server.catalog import StubTools
+from stub_server.tokens import DEFAULT_TTL_S, MAX_TTL_S, TokenIssuer
+
+_LOOPBACK = ("127.", "::1", "localhost")
+
+
+class TokenRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    sub: str = Field(min_length=1, max_length=200)
+    tiers: list[str] = Field(max_length=16)
+    ttl_s: int = Field(default=DEFAULT_TTL_S, ge=1, le=MAX_TTL_S)
+
+
+def _is_loopback(request: Request) -> bool:
+    host = request.client.host if request.client else ""
+    return host.startswith(_LOOPBACK)
+
+
+def _forbidden() -> JSONResponse:
+    return JSONResponse(
+        {"error": "forbidden", "message": "dev endpoints answer loopback clients only"}, 403
+    )
+
+
+def _unprocessable(field: str, message: str) -> JSONResponse:
+    return JSONResponse({"error": "invalid_request", "field": field, "message": message}, 422)
+
+
+def thumbnail_svg(item_id: str) -> str:
+    # Deterministic: the hue comes from the id, so the same id always draws the same tile.
+    hue = sum(item_id.encode()) % 360
+    return (
+        '<svg xmlns="http://www.w3.org/2000/svg" width="160" height="120" viewBox="0 0 160 120">'
+        f'<rect width="160" height="120" fill="hsl({hue},45%,82%)"/>'
+        f'<text x="80" y="64" font-family="sans-serif" font-size="14" text-anchor="middle">'
+        f"{item_id}</text></svg>"
+    )
+
+
+def dev_routes(tools: StubTools, issuer: TokenIssuer) -> list[Route]:
+    known_ids = {p.id for p in tools.ctx.corpus.photos} | {c.id for c in tools.ctx.corpus.captures}
+
+    async def jwks(request: Request) -> Response:
+        return JSONResponse(issuer.jwks()) if _is_loopback(request) else _forbidden()
+
+    async def mint(request: Request) -> Response:
+        if not _is_loopback(request):
+            return _forbidden()
+        try:
+            body: Any = json.loads(await request.body())
+        except ValueError:
+            return _unprocessable("(body)", "the body must be a JSON object")
+        try:
+            wanted = TokenRequest.model_validate(body)
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            field = ".".join(str(part) for part in first["loc"]) or "(body)"
+            return _unprocessable(field, first["msg"])
+        return JSONResponse({"token": issuer.mint(wanted.sub, wanted.tiers, wanted.ttl_s)})
+
+    async def requests(request: Request) -> Response:
+        if not _is_loopback(request):
+            return _forbidden()
+        if request.method == "DELETE":
+            tools.log.clear()
+            tools.counter.reset()  # per-call scenario sequences restart with the log
+            return Response(status_code=204)
+        return JSONResponse({"requests": tools.log.entries()})
+
+    async def thumb(request: Request) -> Response:
+        item_id = request.path_params["item_id"]
+        if item_id not in known_ids:
+            return JSONResponse({"error": "not_found", "id": item_id}, 404)
+        return Response(thumbnail_svg(item_id), media_type="image/svg+xml")
+
+    async def healthz(_request: Request) -> Response:
+        return JSONResponse({"ok": True})
+
+    return [
+        Route("/.well-known/jwks.json", jwks, methods=["GET"]),
+        Route("/dev/tokens", mint, methods=["POST"]),
+        Route("/dev/requests", requests, methods=["GET", "DELETE"]),
+        Route("/thumbs/{item_id}.svg", thumb, methods=["GET"]),
+        Route("/healthz", healthz, methods=["GET"]),
+    ]

@@ -1,0 +1,137 @@
+"""The stub's HTTP edge: bearer gate and scenario selection in front of the MCP endpoint.
+
+``/mcp`` is the SDK's low-level ``Server`` over streamable HTTP, so the tool
+handlers build every ``CallToolResult`` themselves (exact ``_meta``,
+``isError`` and ``structuredContent``). Nothing reaches the MCP layer without a
+bearer this process signed: a missing or bad one is an HTTP 401, fail closed.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+import uvicorn
+from mcp.server.lowlevel import Server
+from mcp.server.streamable_http_manager import StreamableHTTPASGIApp, StreamableHTTPSessionManager
+from mcp.server.transport_security import TransportSecuritySettings
+from starlette.applications import Starlette
+from starlette.datastructures import Headers
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from stub_server.catalog import CURRENT_SCENARIO, CURRENT_SUBJECT, StubTools
+from stub_server.corpus import build_corpus
+from stub_server.dev_routes import dev_routes
+from stub_server.scenarios import InvalidScenario, UnknownScenario, load_scenario
+from stub_server.tokens import InvalidToken, TokenIssuer
+from stub_server.tools import StubSettings, ToolContext
+
+# The revision the chat server's `ClientSession` negotiates; contract tests pin it.
+PROTOCOL_VERSION = "2025-11-25"
+SCENARIO_HEADER = "x-beacon-scenario"
+SERVER_NAME = "beacon-stub"
+
+
+class McpGate:
+    """Bearer check, then scenario selection, then the MCP transport."""
+
+    def __init__(self, app: ASGIApp, issuer: TokenIssuer) -> None:
+        self._app = app
+        self._issuer = issuer
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self._app(scope, receive, send)
+            return
+        headers = Headers(scope=scope)
+        scheme, _, token = headers.get("authorization", "").partition(" ")
+        try:
+            if scheme.lower() != "bearer" or not token.strip():
+                raise InvalidToken("missing_bearer", "an Authorization: Bearer header is required")
+            claims = self._issuer.verify(token.strip())
+        except InvalidToken as exc:
+            challenge = 'Bearer realm="beacon-stub"'
+            if exc.reason != "missing_bearer":
+                challenge += f', error="invalid_token", error_description="{exc.reason}"'
+            body = {"error": "invalid_token", "reason": exc.reason}
+            response = JSONResponse(body, 401, headers={"WWW-Authenticate": challenge})
+            await response(scope, receive, send)
+            return
+        name = headers.get(SCENARIO_HEADER)
+        scenario_token = None
+        if name is not None:
+            try:
+                scenario_token = CURRENT_SCENARIO.set(load_scenario(name))
+            except UnknownScenario:
+                body = {
+                    "error": "unknown_scenario",
+                    "scenario": name,
+                    "message": f"The stub has no scenario named {name!r}.",
+                }
+                await JSONResponse(body, 400)(scope, receive, send)
+                return
+            except InvalidScenario as exc:
+                body = {"error": "invalid_scenario", "scenario": name, "message": str(exc)}
+                await JSONResponse(body, 500)(scope, receive, send)
+                return
+        subject_token = CURRENT_SUBJECT.set(claims.sub)
+        try:
+            await self._app(scope, receive, send)
+        finally:
+            CURRENT_SUBJECT.reset(subject_token)
+            if scenario_token is not None:
+                CURRENT_SCENARIO.reset(scenario_token)
+
+
+def create_app(*, scenario: str = "default", public_origin: str) -> Starlette:
+    """The whole stub as one ASGI app; ``public_origin`` prefixes thumbnail URLs."""
+    settings = StubSettings.from_env()
+    ctx = ToolContext(build_corpus(), settings, public_origin.rstrip("/"))
+    tools = StubTools(ctx, load_scenario(scenario))
+    issuer = TokenIssuer()
+    server: Server[object] = Server(
+        SERVER_NAME,
+        version="0.1.0",
+        on_list_tools=tools.list_tools,
+        on_call_tool=tools.call_tool,
+    )
+    manager = StreamableHTTPSessionManager(
+        app=server,
+        security_settings=TransportSecuritySettings(
+            enable_dns_rebinding_protection=True,
+            allowed_hosts=["127.0.0.1:*", "localhost:*", "[::1]:*"],
+            allowed_origins=["http://127.0.0.1:*", "http://localhost:*", "http://[::1]:*"],
+        ),
+    )
+
+    @asynccontextmanager
+    async def lifespan(_app: Starlette) -> AsyncIterator[None]:
+        async with manager.run():
+            yield
+
+    routes = [
+        Route("/mcp", McpGate(StreamableHTTPASGIApp(manager), issuer)),
+        *dev_routes(tools, issuer),
+    ]
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.state.tools = tools
+    app.state.issuer = issuer
+    return app
+
+
+def _require_loopback(host: str) -> None:
+    if host == "localhost":
+        return
+    if not ipaddress.ip_address(host).is_loopback:
+        raise ValueError(f"the stub binds loopback addresses only, not {host!r}")
+
+
+def serve(*, host: str = "127.0.0.1", port: int, scenario: str = "default") -> None:
+    """Run the stub in the foreground until interrupted."""
+    _require_loopback(host)
+    netloc = f"[{host}]" if ":" in host else host
+    app = create_app(scenario=scenario, public_origin=f"http://{netloc}:{port}")
+    uvicorn.run(app, host=host, port=port, log_level="warning")

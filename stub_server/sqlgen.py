@@ -1,0 +1,162 @@
+"""Rule-based NL → SQL, standing in for the upstream's text-to-SQL model.
+
+Deterministic on purpose: the same question always yields the same SQL, so a
+test can compare a COUNT with an independent count over the corpus records.
+Filter values are matched against closed vocabularies before they are inlined,
+so no user text ever reaches the SQL except the bound ``project_id``.
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+from dataclasses import dataclass, replace
+
+from stub_server.corpus import COMPANIES, QUALITY_CATEGORIES, SAFETY_CATEGORIES
+
+
+class UntranslatableQuestion(ValueError):
+    """The question names nothing the rules can turn into SQL."""
+
+
+@dataclass(frozen=True, slots=True)
+class Query:
+    sql: str
+    params: tuple[str, ...]
+    is_aggregate: bool
+    entity: str
+    aggregate_function: str | None = None
+    aggregate_column: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class _Entity:
+    table: str
+    columns: tuple[str, ...]
+    date_column: str | None
+    words: tuple[str, ...]
+
+
+# Checked in order: an explicit noun ("panoramas") wins over "findings" adjectives.
+_ENTITIES: tuple[_Entity, ...] = (
+    _Entity(
+        "captures",
+        ("id", "label", "level_number", "captured_at"),
+        "captured_at",
+        ("panorama", "panoramas", "pano", "panos", "capture", "captures", "360", "360s"),
+    ),
+    _Entity(
+        "photos",
+        ("id", "title", "level_number", "capture_id", "taken_at"),
+        "taken_at",
+        ("photo", "photos", "picture", "pictures", "image", "images"),
+    ),
+    _Entity(
+        "annotations",
+        ("id", "title", "category", "status", "company", "level_number", "created_at"),
+        "created_at",
+        (
+            "finding",
+            "findings",
+            "issue",
+            "issues",
+            "annotation",
+            "annotations",
+            "observation",
+            "observations",
+            "defect",
+            "defects",
+            "safety",
+            "quality",
+        ),
+    ),
+    _Entity("levels", ("id", "number", "name"), None, ("levels", "floors")),
+)
+_COUNT = re.compile(r"\b(how many|count|number of|total number)\b")
+_LEVEL = re.compile(r"\b(?:level|floor|lvl)\s*(\d{1,3})\b|\bl(\d{1,3})\b")
+_MONTH = re.compile(
+    r"\b(" + "|".join(m.lower() for m in calendar.month_name[1:]) + r")\s+(\d{4})\b"
+)
+_STATUSES: tuple[tuple[str, str], ...] = (
+    (r"\b(in review|in_review|under review)\b", "in_review"),
+    (r"\b(open|unresolved|outstanding)\b", "open"),
+    (r"\b(closed|resolved)\b", "closed"),
+)
+
+
+def _words(text: str) -> set[str]:
+    return set(re.findall(r"[a-z0-9]+", text))
+
+
+def _quote(value: str) -> str:
+    return "'" + value.replace("'", "''") + "'"
+
+
+def _entity(text: str) -> _Entity:
+    words = _words(text)
+    for entity in _ENTITIES:
+        if words & set(entity.words):
+            return entity
+    raise UntranslatableQuestion(
+        "I could not tell what to query: ask about panoramas, photos, findings or levels."
+    )
+
+
+def _annotation_filters(text: str) -> list[str]:
+    where: list[str] = []
+    for company in COMPANIES:
+        first = company.split()[0].lower()
+        if company.lower() in text or re.search(rf"\b{first}\b", text):
+            where.append(f"company = {_quote(company)}")
+            text = text.replace(company.lower(), " ")
+            break
+    categories = [
+        c for c in (*SAFETY_CATEGORIES, *QUALITY_CATEGORIES) if re.search(rf"\b{c}\b", text)
+    ]
+    kind = "safety" if re.search(r"\bsafety\b", text) else None
+    kind = "quality" if re.search(r"\bquality\b", text) else kind
+    if "fire safety" in categories and not re.search(
+        r"\bsafety\b", text.replace("fire safety", "")
+    ):
+        kind = None  # "fire safety" names a category, not the safety kind
+    if kind:
+        where.insert(0, f"kind = {_quote(kind)}")
+    for pattern, status in _STATUSES:
+        if re.search(pattern, text):
+            where.insert(1 if kind else 0, f"status = {_quote(status)}")
+            break
+    where.extend(f"category = {_quote(c)}" for c in categories)
+    return where
+
+
+def to_sql(question: str, project_id: str) -> Query:
+    """Translate a question about one project into SQL; ``?`` binds ``project_id``."""
+    text = " ".join(question.lower().split())
+    entity = _entity(text)
+    where = ["project_id = ?"]
+    if entity.table == "annotations":
+        where.extend(_annotation_filters(text))
+    if entity.table != "levels" and (level := _LEVEL.search(text)):
+        where.insert(min(len(where), 3), f"level_number = {int(level.group(1) or level.group(2))}")
+    if entity.date_column and (month := _MONTH.search(text)):
+        number = list(calendar.month_name).index(month.group(1).capitalize())
+        year = int(month.group(2))
+        end_year, end_month = (year + 1, 1) if number == 12 else (year, number + 1)
+        where.append(f"{entity.date_column} >= '{year:04d}-{number:02d}-01'")
+        where.append(f"{entity.date_column} < '{end_year:04d}-{end_month:02d}-01'")
+    clause = " AND ".join(where)
+    if _COUNT.search(text):
+        sql = f"SELECT COUNT(*) AS count FROM {entity.table} WHERE {clause}"
+        return Query(sql, (project_id,), True, entity.table, "COUNT", "count")
+    order = "number" if entity.table == "levels" else "id"
+    sql = f"SELECT {', '.join(entity.columns)} FROM {entity.table} WHERE {clause} ORDER BY {order}"
+    return Query(sql, (project_id,), False, entity.table)
+
+
+def with_row_cap(query: Query, cap: int) -> Query:
+    """Inject the upstream's row cap into list SQL; single-value aggregates are exempt."""
+    if cap < 1:
+        raise ValueError(f"row cap must be positive, got {cap}")
+    if query.is_aggregate:
+        return query
+    return replace(query, sql=f"{query.sql} LIMIT {cap}")

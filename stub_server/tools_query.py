@@ -1,0 +1,114 @@
+"""``query_data``: NL question → generated SQL → capped rows, as the upstream does it.
+
+The row cap is injected into list SQL, ``total`` is the number of rows the
+*capped* SQL returned and a page holds the whole capped table, so a saturated
+result says ``total: 3000, has_more: false`` — the upstream's false completion
+signal, reproduced on purpose. The cursor carries the question, not the SQL.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any, Self
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from stub_server import db
+from stub_server.sqlgen import Query, UntranslatableQuestion, to_sql, with_row_cap
+from stub_server.tools import (
+    Flags,
+    ToolContext,
+    ToolError,
+    ToolOutput,
+    decode_cursor,
+    encode_cursor,
+    envelope,
+    markdown_table,
+)
+
+QUERY_RAN_LINE = "Query executed successfully."
+_TEXT_ROWS = 20  # the full rows travel in structuredContent; the text stays small
+
+
+class QueryDataArgs(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+        strict=True,
+        json_schema_extra={"anyOf": [{"required": ["question"]}, {"required": ["cursor"]}]},
+    )
+
+    project_id: str | None = Field(
+        default=None, min_length=1, max_length=100, description="Project id (see list_projects)."
+    )
+    question: str | None = Field(
+        default=None, min_length=1, max_length=1000, description="The question, in plain words."
+    )
+    cursor: str | None = Field(
+        default=None, min_length=1, max_length=4000, description="From a previous page's cursor."
+    )
+
+    @model_validator(mode="after")
+    def _question_or_cursor(self) -> Self:
+        if self.question is None and self.cursor is None:
+            raise ValueError("either question or cursor is required")
+        return self
+
+
+def _run(ctx: ToolContext, query: Query) -> tuple[list[str], list[dict[str, Any]]]:
+    try:
+        columns, rows = db.run(ctx.corpus, query.sql, query.params)
+    except sqlite3.Error as exc:
+        raise ToolError(f"The generated SQL could not be run: {exc}") from exc
+    return columns, [dict(zip(columns, row, strict=True)) for row in rows]
+
+
+def query_data(ctx: ToolContext, args: QueryDataArgs, flags: Flags) -> ToolOutput:
+    project = ctx.project(args.project_id)
+    question, offset = args.question, 0
+    if args.cursor is not None:
+        state = decode_cursor(args.cursor, "query")
+        if state.get("p") != project.id or (question is not None and state.get("q") != question):
+            raise ToolError("Invalid cursor: it belongs to a different question.")
+        question, offset = str(state.get("q")), state["o"]
+    assert question is not None  # guaranteed by QueryDataArgs
+    try:
+        query = with_row_cap(to_sql(question, project.id), ctx.settings.row_cap)
+    except UntranslatableQuestion as exc:
+        raise ToolError(f"Could not translate the question into SQL: {exc}") from exc
+    if flags.cursor_drift and args.cursor is not None and not query.is_aggregate:
+        # Page 2 regenerates the SQL from the question, and this time it differs.
+        query = with_row_cap(to_sql(question, project.id), max(1, ctx.settings.row_cap - 7))
+        offset = max(0, offset - 3)
+    columns, rows = _run(ctx, query)
+    if flags.zero_hits:
+        # A real zero-result run: nothing matched, so a COUNT is 0 and a list is empty.
+        rows = [{columns[0]: 0}] if query.aggregate_function == "COUNT" else []
+    total = len(rows)
+    page = rows[offset : offset + ctx.settings.query_page_size]
+    has_more = offset + len(page) < total
+    cursor = encode_cursor({"t": "query", "p": project.id, "q": question, "o": offset + len(page)})
+    aggregate = None
+    if query.is_aggregate and page:
+        column = query.aggregate_column or columns[0]
+        aggregate = {
+            "function": query.aggregate_function,
+            "column": column,
+            "value": page[0][column],
+        }
+    accounting = envelope(
+        "rows",
+        returned=len(page),
+        total=total,
+        has_more=has_more,
+        cursor=cursor if has_more else None,
+        aggregate=aggregate,
+    )
+    structured = {**accounting, "aggregate": aggregate, "sql": query.sql, "columns": columns}
+    structured["rows"] = page
+    lines = [QUERY_RAN_LINE, f"SQL: {query.sql}", f"Rows: {len(page)}"]
+    if aggregate is not None:
+        lines.append(f"Result: {aggregate['column']} = {aggregate['value']}")
+    lines += ["", markdown_table(columns, page[:_TEXT_ROWS])]
+    if len(page) > _TEXT_ROWS:
+        lines.append(f"(first {_TEXT_ROWS} of {len(page)} rows shown)")
+    return ToolOutput("\n".join(lines), structured, accounting)
