@@ -113,3 +113,4 @@ def running_stack(
             except subprocess.TimeoutExpired:
                 os.killpg(proc.pid, signal.SIGKILL)
                 proc.wait(timeout=5)
+        proc.stdout.close()

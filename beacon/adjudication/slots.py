@@ -149,7 +149,9 @@ class SlotStream:
         self._pending += chunk
         last_end = 0
         for match in _SENTENCE_END.finditer(self._pending):
-            last_end = match.end()
+            # A boundary touching the end may still grow (more whitespace).
+            if match.end() < len(self._pending):
+                last_end = match.end()
         done, self._pending = self._pending[:last_end], self._pending[last_end:]
         return self._render(split_sentences(done))
 
