@@ -67,3 +67,8 @@ def test_streaming_in_any_chunking_equals_rendering_the_whole(parts: list[str], 
     out = "".join(stream.feed(text[i : i + size]) for i in range(0, len(text), size))
     out += stream.flush()
     assert out == render_narration(text, SLOTS)[0]
+
+
+def test_an_unknown_source_has_no_shown_number_either() -> None:
+    text, audit = render_narration("These {{shown:c3}} are cards. Done.", SLOTS)
+    assert text == "Done." and audit[0].kind == "dropped_unknown_clause"
