@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from stub_server.rules_model import Reply, plan
 from stub_server.rules_narrator import narrate
+from stub_server.scenarios import UnknownScenario, load_scenario
 
 MODELS = ("beacon-rules",)
 CHUNK_CHARS = 12
@@ -128,10 +129,17 @@ def create_app() -> FastAPI:
 
     @app.post("/v1/chat/completions", response_model=None)
     async def completions(
-        request: ChatRequest, authorization: str | None = Header(default=None)
+        request: ChatRequest,
+        authorization: str | None = Header(default=None),
+        x_beacon_scenario: str | None = Header(default=None),
     ) -> Any:
         if not (authorization or "").lower().startswith("bearer "):
             return _openai_error(401, "invalid_api_key", "missing bearer API key")
+        if x_beacon_scenario is not None:
+            try:
+                load_scenario(x_beacon_scenario)
+            except UnknownScenario as exc:
+                return _openai_error(400, "unknown_scenario", str(exc))
         if request.model not in MODELS:
             return _openai_error(404, "model_not_found", f"model {request.model!r} does not exist")
         reply = respond(request)

@@ -48,6 +48,9 @@ class _StatusLog:
     def refused(self) -> int | None:
         return next((s for s in reversed(self.statuses) if s in (401, 403)), None)
 
+    def client_error(self) -> int | None:
+        return next((s for s in reversed(self.statuses) if 400 <= s < 500), None)
+
 
 def _leaf_errors(exc: BaseException) -> list[BaseException]:
     if isinstance(exc, BaseExceptionGroup):
@@ -61,6 +64,9 @@ def _translate(exc: BaseException, log: _StatusLog, what: str) -> UpstreamError:
         return UpstreamAuthError(
             f"the MCP upstream refused the bearer (HTTP {status}) during {what}"
         )
+    status = log.client_error()
+    if status is not None:
+        return UpstreamProtocolError(f"the MCP upstream rejected {what} with HTTP {status}")
     for leaf in _leaf_errors(exc):
         if isinstance(leaf, httpx2.TransportError | OSError | TimeoutError):
             return UpstreamUnavailable(f"the MCP upstream is unreachable during {what}: {leaf!r}")

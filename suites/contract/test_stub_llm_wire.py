@@ -119,3 +119,12 @@ def test_a_missing_api_key_is_a_401() -> None:
             json={"model": "beacon-rules", "messages": messages("hi")},
         )
         assert response.status_code == 401
+
+
+def test_an_unknown_scenario_header_is_a_400_naming_it(client: openai.OpenAI) -> None:
+    with pytest.raises(openai.BadRequestError, match="no-such-scenario"):
+        client.chat.completions.create(
+            model="beacon-rules",
+            messages=messages("hi"),  # type: ignore[arg-type]
+            extra_headers={"X-Beacon-Scenario": "no-such-scenario"},
+        )

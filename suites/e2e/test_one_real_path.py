@@ -216,3 +216,18 @@ def test_an_upstream_that_is_down_ends_in_one_error_frame(
     assert_one_start_one_terminal(events)
     assert events[-1].event == "error"
     assert events[-1].json()["code"] == "upstream_unavailable"
+
+
+def test_a_scenario_the_stub_does_not_know_ends_in_one_error_frame(
+    stack: Stack, token: str
+) -> None:
+    events = run_turn(
+        stack.chat_url,
+        {"message": "List all panoramas in Harbor Tower"},
+        token=token,
+        scenario="no-such-scenario",
+    )
+    assert_one_start_one_terminal(events)
+    error = events[-1].json()
+    assert events[-1].event == "error" and error["code"] == "upstream_protocol"
+    assert "HTTP 400" in error["message"]
