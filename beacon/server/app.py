@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from importlib.resources import files
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -91,7 +91,9 @@ def create_app(settings: Settings) -> FastAPI:
             url="/panel/" + (f"?{request.url.query}" if request.url.query else "")
         )
 
-    panel_dir = str(files("beacon.panel"))
+    # The panel is static files beside this package, not a Python package:
+    # nothing but HTML, JS and CSS may be served from it.
+    panel_dir = str(Path(__file__).resolve().parent.parent / "panel")
     app.mount("/panel", StaticFiles(directory=panel_dir, html=True), name="panel")
     return app
 

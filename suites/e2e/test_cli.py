@@ -1,0 +1,107 @@
+"""The README's commands do what it says: up, token, ask, demo."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+
+import httpx
+import jwt
+import pytest
+
+from harness.stack import Stack, beacon_executable, parse_up_lines
+
+pytestmark = pytest.mark.e2e
+
+
+def run_beacon(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [beacon_executable(), *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, **(env or {})},
+        check=False,
+    )
+
+
+def test_token_prints_an_rs256_token_the_stub_jwks_verifies(stack: Stack) -> None:
+    done = run_beacon("token", "--tier", "professional", "--mcp", stack.mcp_url)
+    assert done.returncode == 0, done.stderr
+    token = done.stdout.strip()
+    jwks = httpx.get(f"{stack.mcp_origin}/.well-known/jwks.json", timeout=10).json()
+    key = jwt.PyJWKSet.from_dict(jwks).keys[0].key
+    claims = jwt.decode(token, key, algorithms=["RS256"], audience="beacon")
+    assert claims["tiers"] == ["professional"]
+
+
+def test_token_without_an_mcp_url_is_a_usage_error() -> None:
+    env = {k: v for k, v in os.environ.items() if k != "BEACON_MCP_URL"}
+    done = subprocess.run(
+        [beacon_executable(), "token"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=env,
+        check=False,
+    )
+    assert done.returncode == 2 and "--mcp" in done.stderr
+
+
+def test_ask_prints_the_frames_and_the_final_answer(stack: Stack) -> None:
+    done = run_beacon(
+        "ask",
+        "List all panoramas in Harbor Tower",
+        "--chat",
+        stack.chat_url,
+        "--mcp",
+        stack.mcp_url,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "] start " in done.stdout and "] done " in done.stdout
+    assert "answer: The query matched at least 3,000 records" in done.stdout
+
+
+def test_demo_once_answers_three_questions_and_prints_a_panel_url() -> None:
+    done = run_beacon("demo", env={"DEMO_ONCE": "1"})
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    answers = [ln for ln in done.stdout.splitlines() if ln.startswith("answer: ")]
+    assert len(answers) == 3
+    assert "exactly" in answers[0] and "at least 3,000" in answers[1]
+    assert "at least" in answers[2]
+    assert any(
+        ln.startswith("panel: http://127.0.0.1:") and "?token=" in ln
+        for ln in done.stdout.splitlines()
+    )
+
+
+def test_up_prints_its_urls_then_ready_and_stops_all_three_on_ctrl_c() -> None:
+    proc = subprocess.Popen([beacon_executable(), "up"], stdout=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    lines = []
+    try:
+        for line in proc.stdout:
+            lines.append(line.rstrip("\n"))
+            if line.strip() == "ready" or len(lines) > 50:
+                break
+        assert lines[-1] == "ready", lines
+        urls = parse_up_lines(lines)
+        assert [ln.split(":")[0] for ln in lines[:3]] == ["chat", "mcp", "llm"]
+        assert urls["mcp"].endswith("/mcp") and urls["llm"].endswith("/v1")
+        healths = [
+            f"{urls['chat']}/healthz",
+            urls["mcp"].removesuffix("/mcp") + "/healthz",
+            urls["llm"].removesuffix("/v1") + "/healthz",
+        ]
+        assert all(httpx.get(url, timeout=5).status_code == 200 for url in healths)
+        proc.send_signal(signal.SIGINT)  # the parent only: it must stop its children
+        assert proc.wait(timeout=30) == 0
+        for url in healths:
+            with pytest.raises(httpx.TransportError):
+                httpx.get(url, timeout=2)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(timeout=10)
+        proc.stdout.close()
