@@ -26,7 +26,7 @@ TOOLS = [
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[openai.OpenAI]:
-    with serving(create_app()) as origin:
+    with serving(lambda _origin: create_app()) as origin:
         peer = openai.OpenAI(base_url=f"{origin}/v1", api_key="local", max_retries=0)
         yield peer
         peer.close()
@@ -111,7 +111,7 @@ def test_an_unknown_model_is_a_404_not_a_silent_default(client: openai.OpenAI) -
 
 
 def test_a_missing_api_key_is_a_401() -> None:
-    with serving(create_app()) as origin:
+    with serving(lambda _origin: create_app()) as origin:
         import httpx
 
         response = httpx.post(

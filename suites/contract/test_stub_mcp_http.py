@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import socket
-import threading
-import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -13,12 +10,12 @@ from typing import Any
 import httpx
 import httpx2
 import pytest
-import uvicorn
 from mcp import ClientSession, MCPError
 from mcp.client.streamable_http import streamable_http_client
 from mcp_types import INVALID_PARAMS, CallToolResult, TextContent
 
 from beacon.wire.accounting import ACCOUNTING_META_KEY, Accounting
+from harness.inproc import serving
 from stub_server.mcp_app import PROTOCOL_VERSION, create_app
 from stub_server.tokens import TokenIssuer
 
@@ -44,34 +41,10 @@ class Stub:
         return token
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
 @pytest.fixture(scope="module")
 def stub() -> Iterator[Stub]:
-    port = _free_port()
-    origin = f"http://127.0.0.1:{port}"
-    server = uvicorn.Server(
-        uvicorn.Config(
-            create_app(public_origin=origin), host="127.0.0.1", port=port, log_level="warning"
-        )
-    )
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + STARTUP_TIMEOUT_S
-    while not server.started:  # bounded poll: uvicorn exposes no startup event
-        assert thread.is_alive(), "the stub died during startup"
-        assert time.monotonic() < deadline, "the stub did not start in time"
-        time.sleep(0.02)
-    try:
+    with serving(lambda origin: create_app(public_origin=origin)) as origin:
         yield Stub(origin)
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
 
 
 @asynccontextmanager
