@@ -1,12 +1,14 @@
 """``beacon-rules`` as responder: sentences around the anchors' slots.
 
-Population and returned examples never share a sentence (subject separation),
-and an UNKNOWN anchor gets a sentence with no number in it at all.
+One sentence per anchor, so population and returned examples never share a
+sentence (subject separation), and an unknown count gets a sentence with no
+number in it at all.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from stub_server.rules_model import _directory, _json_blocks, _last_user
@@ -16,9 +18,10 @@ _HOW_MANY_PHRASE = re.compile(
     r"(?P<rest>.+?)\s*\??$",
     re.IGNORECASE,
 )
+Anchor = dict[str, Any]
 
 
-def _anchors(messages: list[dict[str, Any]]) -> list[dict[str, Any]] | None:
+def _anchors(messages: list[dict[str, Any]]) -> list[Anchor] | None:
     for block in _json_blocks(messages):
         anchors = block.get("anchors")
         if isinstance(anchors, list):
@@ -26,49 +29,45 @@ def _anchors(messages: list[dict[str, Any]]) -> list[dict[str, Any]] | None:
     return None
 
 
-def _project_name(anchor: dict[str, Any], directory: list[dict[str, str]]) -> str:
-    found = next((p["name"] for p in directory if p["id"] == anchor.get("project_id")), None)
-    return found or "the project"
+def _count_sentence(a: Anchor, question: str, project: str, bound: bool) -> str:
+    slot = "{{count:" + str(a["slot"]) + "}}"
+    if a.get("aggregate"):
+        match = _HOW_MANY_PHRASE.match(question)
+        if match:
+            return f"There are {slot} {match.group('noun')} {match.group('rest')}."
+        return f"The count you asked for is {slot}."
+    if a.get("tool") == "search_photos":
+        return f'{project} has {slot} photos matching "{a.get("subject", "")}".'
+    if bound:
+        return (
+            f"The query matched {slot} records; the data source stops counting at its row "
+            "cap, so there may be more."
+        )
+    return f"The query matched {slot} records."
 
 
-def _aggregate_sentence(anchor: dict[str, Any], question: str) -> str:
-    slot = "{{count:" + anchor["slot"] + "}}"
-    match = _HOW_MANY_PHRASE.match(question)
-    if match:
-        return f"There are {slot} {match.group('noun')} {match.group('rest')}."
-    return f"The count you asked for is {slot}."
-
-
-def _sentences(anchor: dict[str, Any], question: str, project: str, paired: bool) -> list[str]:
-    slot, grade, shown = anchor["slot"], anchor["grade"], anchor.get("shown", 0)
-    subject = anchor.get("subject", "")
-    if anchor.get("failed"):
-        return [
-            f"The {anchor['tool']} source did not return a usable result, so I can say "
-            "nothing about it."
-        ]
-    if grade == "UNKNOWN":
-        found = " It did return results." if anchor.get("emptiness") == "non_empty" else ""
-        return [
-            f"The data source answered without saying how many results there are, so I "
-            f"can't give a count.{found}"
-        ]
-    if anchor.get("aggregate"):
-        return [_aggregate_sentence(anchor, question)]
-    out: list[str] = []
-    if not paired:
-        if anchor["tool"] == "search_photos":
-            out.append(f'{project} has {{{{count:{slot}}}}} photos matching "{subject}".')
-        elif grade == "LOWER_BOUND":
-            out.append(
-                f"The query matched {{{{count:{slot}}}}} records; the data source stops "
-                "counting at its row cap, so there may be more."
-            )
-        else:
-            out.append(f"The query matched {{{{count:{slot}}}}} records.")
-    if shown:
-        out.append(f"These {{{{shown:{slot}}}}} are shown as cards.")
-    return out
+_FIXED: dict[str, Callable[[Anchor], str]] = {
+    "shown_subset": lambda a: "These {{shown:" + str(a["slot"]) + "}} are shown as cards.",
+    "unknown_count": lambda a: (
+        "The data source answered without saying how many results "
+        "there are, so I can't give a count."
+    ),
+    "empty_with_standing": lambda a: "The data source found none.",
+    "absence_permission_denied": lambda a: "",
+    "absence_auth_failure": lambda a: "The data source refused the sign-in, so I could not look.",
+    "absence_zero_after_narrowing": lambda a: (
+        "That is not among the previous results. Shall I search the whole project?"
+    ),
+    "absence_zero_from_start": lambda a: "The project has no such data.",
+    "in_band_failure": lambda a: (
+        f"The {a.get('tool', 'data')} source did not return a usable "
+        "result, so I can say nothing about it."
+    ),
+    "narrowing_released": lambda a: "The next search will cover everything again.",
+    "stitch_discarded": lambda a: (
+        "Later pages disagreed with the first, so I am answering from the first page only."
+    ),
+}
 
 
 def narrate(messages: list[dict[str, Any]]) -> str:
@@ -77,13 +76,20 @@ def narrate(messages: list[dict[str, Any]]) -> str:
     anchors = _anchors(messages) or []
     if not anchors:
         if directory:
-            names = ", ".join(p["name"] for p in directory)
-            return f"Which project do you mean? I can see: {names}."
+            listed = ", ".join(p["name"] for p in directory)
+            return f"Which project do you mean? I can see: {listed}."
         return "I could not gather any evidence for that, so I cannot answer it."
-    has_aggregate = any(a.get("aggregate") and a.get("grade") == "EXACT" for a in anchors)
+    # With an exact aggregate, a companion listing only supplies the cards.
+    has_aggregate = any(a.get("aggregate") and a.get("kind") == "exact_count" for a in anchors)
+    names = {p["id"]: p["name"] for p in directory}
     sentences: list[str] = []
-    for anchor in anchors:
-        project = _project_name(anchor, directory)
-        paired = has_aggregate and not anchor.get("aggregate")
-        sentences.extend(_sentences(anchor, question, project, paired))
-    return " ".join(sentences)
+    for a in anchors:
+        kind = a.get("kind")
+        if kind in ("exact_count", "lower_bound"):
+            if has_aggregate and not a.get("aggregate"):
+                continue
+            project = names.get(str(a.get("project_id")), "the project")
+            sentences.append(_count_sentence(a, question, project, kind == "lower_bound"))
+        elif isinstance(kind, str) and kind in _FIXED:
+            sentences.append(_FIXED[kind](a))
+    return " ".join(s for s in sentences if s)

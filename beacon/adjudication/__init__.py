@@ -1,11 +1,22 @@
 """Pure verdicts over MCP ``CallToolResult`` dicts: no I/O, no globals.
 
-Usable on their own by any Python chat server (SPEC §3).
+Usable on their own by any Python chat server (SPEC §3)::
+
+    from beacon.adjudication import grade_count, result_emptiness, is_in_band_failure, stitch_pages
 """
 
+from beacon.adjudication.absence import (
+    AbsenceCause,
+    AbsenceVerdict,
+    CallFacts,
+    Recovery,
+    absence_cause,
+)
 from beacon.adjudication.accounting import AccountingRecord, read_accounting
+from beacon.adjudication.anchors import Anchor, AnchorKind, call_anchors
 from beacon.adjudication.counts import (
     DEFAULT_SENTINEL,
+    Basis,
     CountVerdict,
     Grade,
     grade_accounting,
@@ -15,31 +26,61 @@ from beacon.adjudication.counts import (
 from beacon.adjudication.emptiness import Emptiness, result_emptiness
 from beacon.adjudication.errors import AdjudicationError, SlotError
 from beacon.adjudication.failure import Fingerprint, fingerprint, is_in_band_failure
+from beacon.adjudication.narrowing import (
+    PageShape,
+    apply_scope,
+    grade_view_list,
+    promote_complete,
+    wants_aggregate,
+)
 from beacon.adjudication.slots import (
     AuditEntry,
     SlotStream,
     SlotValue,
     render_narration,
 )
+from beacon.adjudication.stitch import Anomaly, StitchResult, stitch_pages
+from beacon.adjudication.subset_gate import GATE_TABLE, GateEvent, GateState, gate_step
 
 __all__ = [
     "DEFAULT_SENTINEL",
+    "GATE_TABLE",
+    "AbsenceCause",
+    "AbsenceVerdict",
     "AccountingRecord",
     "AdjudicationError",
+    "Anchor",
+    "AnchorKind",
+    "Anomaly",
     "AuditEntry",
+    "Basis",
+    "CallFacts",
     "CountVerdict",
     "Emptiness",
     "Fingerprint",
+    "GateEvent",
+    "GateState",
     "Grade",
+    "PageShape",
+    "Recovery",
     "SlotError",
     "SlotStream",
     "SlotValue",
+    "StitchResult",
+    "absence_cause",
+    "apply_scope",
+    "call_anchors",
     "fingerprint",
+    "gate_step",
     "grade_accounting",
     "grade_count",
+    "grade_view_list",
     "is_in_band_failure",
+    "promote_complete",
     "read_accounting",
     "render_narration",
     "result_emptiness",
     "sentinel_from_env",
+    "stitch_pages",
+    "wants_aggregate",
 ]

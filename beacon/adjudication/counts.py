@@ -21,6 +21,18 @@ class Grade(StrEnum):
     UNKNOWN = "UNKNOWN"
 
 
+class Basis(StrEnum):
+    """Which row of the grade table decided: machine-readable, unlike ``reason``."""
+
+    NO_ACCOUNTING = "no_accounting"
+    AGGREGATE = "aggregate"
+    UPSTREAM_BOUND = "upstream_bound"
+    SATURATED = "saturated"
+    TOTAL = "total"
+    HOST_LIST = "host_list"
+    NARROWED_PAGE = "narrowed_page"
+
+
 @dataclass(frozen=True, slots=True)
 class CountVerdict:
     grade: Grade
@@ -28,6 +40,7 @@ class CountVerdict:
     has_more: bool
     displayed: int
     reason: str
+    basis: Basis
 
 
 def sentinel_from_env(environ: dict[str, str] | None = None) -> int:
@@ -40,13 +53,22 @@ def sentinel_from_env(environ: dict[str, str] | None = None) -> int:
 def grade_accounting(acct: AccountingRecord | None, *, sentinel: int) -> CountVerdict:
     if acct is None:
         return CountVerdict(
-            Grade.UNKNOWN, None, False, 0, "no accounting: no number may be uttered"
+            Grade.UNKNOWN,
+            None,
+            False,
+            0,
+            "no accounting: no number may be uttered",
+            Basis.NO_ACCOUNTING,
         )
     if acct.aggregate is not None:
         # A single-value aggregate is exempt from the row cap upstream.
         if acct.aggregate.value is None:
-            return CountVerdict(Grade.UNKNOWN, None, False, 0, "aggregate without a value")
-        return CountVerdict(Grade.EXACT, acct.aggregate.value, False, 0, "single-value aggregate")
+            return CountVerdict(
+                Grade.UNKNOWN, None, False, 0, "aggregate without a value", Basis.AGGREGATE
+            )
+        return CountVerdict(
+            Grade.EXACT, acct.aggregate.value, False, 0, "single-value aggregate", Basis.AGGREGATE
+        )
     if acct.total_lower_bound is not None:
         return CountVerdict(
             Grade.LOWER_BOUND,
@@ -54,6 +76,7 @@ def grade_accounting(acct: AccountingRecord | None, *, sentinel: int) -> CountVe
             acct.has_more,
             acct.returned,
             "the upstream reports only a lower bound",
+            Basis.UPSTREAM_BOUND,
         )
     assert acct.total is not None  # the reader guarantees exactly one of the two
     if acct.total >= sentinel:
@@ -65,9 +88,10 @@ def grade_accounting(acct: AccountingRecord | None, *, sentinel: int) -> CountVe
             True,
             acct.returned,
             f"total reached the row cap {sentinel}: rows beyond it may exist",
+            Basis.SATURATED,
         )
     return CountVerdict(
-        Grade.EXACT, acct.total, acct.has_more, acct.returned, "total below the cap"
+        Grade.EXACT, acct.total, acct.has_more, acct.returned, "total below the cap", Basis.TOTAL
     )
 
 

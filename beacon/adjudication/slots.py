@@ -45,7 +45,7 @@ class SlotValue:
 
 @dataclass(frozen=True, slots=True)
 class AuditEntry:
-    kind: str  # "unknown_slot" | "dropped_unknown_clause" | "bypassed_slot"
+    kind: str  # unknown_slot | dropped_unknown_clause | bypassed_slot | subject_shared
     slot: str | None
     detail: str
 
@@ -98,10 +98,22 @@ def audit_bypasses(model_text: str, slots: Mapping[str, SlotValue]) -> list[Audi
     return entries
 
 
+def shares_subject(sentence: str) -> bool:
+    """A population count and a returned-subset count in one sentence.
+
+    "Of at least 189 matches these 10 are on level 3" reads as if the 189
+    were on level 3: the two clauses must not share a subject.
+    """
+    kinds = {m.group(1) for m in SLOT.finditer(sentence)}
+    return {"count", "shown"} <= kinds
+
+
 def render_sentence(
     sentence: str, slots: Mapping[str, SlotValue], locale: Locale
 ) -> tuple[str, list[AuditEntry]]:
     audit = audit_bypasses(sentence, slots)
+    if shares_subject(sentence):
+        audit.append(AuditEntry("subject_shared", None, "population and subset in one sentence"))
     rendered: list[str] = []
     pos = 0
     for match in SLOT.finditer(sentence):

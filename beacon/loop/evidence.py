@@ -11,9 +11,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from beacon.adjudication import (
+    AbsenceVerdict,
+    CallFacts,
     CountVerdict,
     Emptiness,
     Grade,
+    absence_cause,
     grade_accounting,
     is_in_band_failure,
     read_accounting,
@@ -54,6 +57,7 @@ class Evidence:
     citations: tuple[Citation, ...]
     bytes: int
     returned: int | None
+    absence: AbsenceVerdict | None
 
     @property
     def counted(self) -> bool:
@@ -79,6 +83,8 @@ def adjudicate(
     result = outcome.result
     failed = is_in_band_failure(outcome.tool, result, transport_status=outcome.transport_status)
     acct = None if failed else read_accounting(result)
+    emptiness: Emptiness = "unknown" if failed else result_emptiness(outcome.tool, result)
+    facts = CallFacts(emptiness, transport_status=outcome.transport_status, failed=failed)
     return Evidence(
         call_id=call_id,
         tool=outcome.tool,
@@ -86,10 +92,11 @@ def adjudicate(
         slot=slot,
         failed=failed,
         verdict=grade_accounting(acct, sentinel=sentinel),
-        emptiness="unknown" if failed else result_emptiness(outcome.tool, result),
+        emptiness=emptiness,
         citations=() if failed else tuple(citations_from(outcome.tool, result, project_id)),
         bytes=outcome.bytes,
         returned=acct.returned if acct is not None else None,
+        absence=absence_cause(facts),
     )
 
 

@@ -76,20 +76,16 @@ def test_how_many_plans_an_aggregate_and_a_listing(client: openai.OpenAI) -> Non
 
 
 def test_narration_uses_slots_and_never_a_number(client: openai.OpenAI) -> None:
+    facts = {
+        "tool": "search_photos",
+        "project_id": "prj-harbor-tower",
+        "subject": "missing hard hats",
+        "aggregate": False,
+    }
     anchors = {
         "anchors": [
-            {
-                "slot": "c1",
-                "tool": "search_photos",
-                "project_id": "prj-harbor-tower",
-                "subject": "missing hard hats",
-                "aggregate": False,
-                "grade": "LOWER_BOUND",
-                "failed": False,
-                "emptiness": "non_empty",
-                "shown": 10,
-                "has_more": True,
-            }
+            {"kind": "lower_bound", "slot": "c1", **facts},
+            {"kind": "shown_subset", "slot": "c1", **facts},
         ]
     }
     reply = client.chat.completions.create(
