@@ -24,7 +24,7 @@ from beacon.adjudication.counts import (
     sentinel_from_env,
 )
 from beacon.adjudication.emptiness import Emptiness, result_emptiness
-from beacon.adjudication.errors import AdjudicationError, SlotError
+from beacon.adjudication.errors import AdjudicationError
 from beacon.adjudication.failure import Fingerprint, fingerprint, is_in_band_failure
 from beacon.adjudication.narrowing import (
     PageShape,
@@ -63,7 +63,6 @@ __all__ = [
     "Grade",
     "PageShape",
     "Recovery",
-    "SlotError",
     "SlotStream",
     "SlotValue",
     "StitchResult",

@@ -36,11 +36,8 @@ def has_envelope(result: dict[str, Any]) -> bool:
 
 
 def has_findings_structure(result: dict[str, Any]) -> bool:
-    structured = result.get("structuredContent")
-    if isinstance(structured, dict):
-        for key in ("rows", "items"):
-            if isinstance(structured.get(key), list):
-                return True  # a result table, even with zero rows
+    """A result table in the text, even with zero rows: the server answered
+    with a result set. (Structured rows already count as an envelope.)"""
     return any(_TABLE.search(text) for text in _texts(result))
 
 

@@ -5,8 +5,16 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from beacon.adjudication import Grade, grade_count, read_accounting
+from beacon.adjudication import (
+    Grade,
+    grade_count,
+    read_accounting,
+    result_emptiness,
+    sentinel_from_env,
+)
 from beacon.wire.accounting import ACCOUNTING_META_KEY
 
 
@@ -112,3 +120,83 @@ def test_the_meta_envelope_wins_over_structured_content() -> None:
 def test_structured_content_alone_is_read() -> None:
     acct = read_accounting(result(rows(7, False), where="structured"))
     assert acct is not None and acct.source == "structured" and acct.total == 7
+
+
+@pytest.mark.parametrize(
+    ("environ", "sentinel"),
+    [
+        pytest.param({}, 3000, id="default"),
+        pytest.param({"BEACON_ROW_CAP_SENTINEL": "5000"}, 5000, id="override"),
+        pytest.param({"BEACON_ROW_CAP_SENTINEL": "0"}, 3000, id="zero-is-refused"),
+        pytest.param({"BEACON_ROW_CAP_SENTINEL": "lots"}, 3000, id="garbage-is-refused"),
+    ],
+)
+def test_the_sentinel_is_read_from_the_environment(environ: dict[str, str], sentinel: int) -> None:
+    assert sentinel_from_env(environ) == sentinel
+
+
+def test_an_aggregate_without_a_value_is_unknown() -> None:
+    envelope = {**rows(1, False, 1), "aggregate": {"function": "AVG", "column": "x", "value": None}}
+    assert grade_count(result(envelope)).grade is Grade.UNKNOWN
+
+
+@pytest.mark.parametrize(
+    "payload",
+    [
+        pytest.param("not a dict", id="not-a-dict"),
+        pytest.param({"content": "text"}, id="content-not-a-list"),
+        pytest.param({"content": ["bare string", {"type": "text"}]}, id="blocks-without-meta"),
+        pytest.param(result({**rows(5, False), "cursor": 7}), id="cursor-not-a-string"),
+        pytest.param(result({**rows(5, False), "total": -1}), id="negative-total"),
+        pytest.param(
+            result({**rows(1, False), "aggregate": {"function": "SUM", "value": True}}),
+            id="boolean-aggregate-value",
+        ),
+        pytest.param(
+            result({**rows(1, False), "aggregate": "COUNT"}), id="aggregate-not-an-object"
+        ),
+    ],
+)
+def test_shapes_that_are_not_envelopes_read_as_no_accounting(payload: Any) -> None:
+    assert read_accounting(payload) is None
+
+
+envelope_fields = st.fixed_dictionaries(
+    {
+        "result_kind": st.sampled_from(["search", "rows"]),
+        "returned": st.integers(min_value=0, max_value=5000),
+        "has_more": st.booleans(),
+        "cursor": st.one_of(st.none(), st.text(max_size=4)),
+    },
+    optional={
+        "total": st.integers(min_value=0, max_value=10_000),
+        "total_lower_bound": st.integers(min_value=0, max_value=10_000),
+    },
+)
+
+
+@given(
+    st.one_of(st.none(), st.dictionaries(st.text(max_size=8), st.integers())),
+    st.sampled_from(["search_photos", "query_data"]),
+)
+def test_no_accounting_is_never_exact_and_never_empty(garbage: Any, tool: str) -> None:
+    payload: dict[str, Any] = {"content": [{"type": "text", "text": "{}"}]}
+    if garbage is not None:
+        payload["structuredContent"] = garbage
+    if read_accounting(payload) is None:
+        assert grade_count(payload).grade is Grade.UNKNOWN
+        assert result_emptiness(tool, payload) != "empty"
+
+
+@given(envelope_fields, st.integers(min_value=1, max_value=6000))
+def test_a_bound_more_rows_or_a_saturated_total_is_never_exact(
+    envelope: dict[str, Any], sentinel: int
+) -> None:
+    verdict = grade_count(result(envelope), sentinel=sentinel)
+    saturated = envelope.get("total") is not None and envelope["total"] >= sentinel
+    if "total_lower_bound" in envelope or saturated:
+        assert verdict.grade is not Grade.EXACT
+    if verdict.grade is Grade.EXACT:
+        assert verdict.value is not None and verdict.value < sentinel
+    if saturated and "total_lower_bound" not in envelope:
+        assert verdict.has_more is True

@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from beacon.adjudication import fingerprint, is_in_band_failure, result_emptiness
 from beacon.wire.accounting import ACCOUNTING_META_KEY
@@ -77,3 +79,97 @@ def test_the_fingerprint_never_carries_content() -> None:
     printed = repr(fingerprint(text(secret, structuredContent={"rows": []})))
     assert "secret" not in printed and "502" not in printed
     assert fingerprint(text(secret)).block_types == ("text",)
+
+
+def test_payloads_that_are_not_results_are_failures_with_an_empty_fingerprint() -> None:
+    assert is_in_band_failure("search_photos", "Search API error")
+    assert fingerprint("Search API error") == fingerprint(None)
+    assert fingerprint(None).block_count == 0
+    assert is_in_band_failure("search_photos", {"content": "not a list"})
+
+
+def test_structured_content_alone_is_an_envelope() -> None:
+    payload = {"content": [], "structuredContent": {"note": "ran"}}
+    assert not is_in_band_failure("query_data", payload)
+
+
+def test_an_honest_is_error_is_a_failure() -> None:
+    payload = text("Invalid arguments: limit must be <= 50", isError=True)
+    assert is_in_band_failure("search_photos", payload)
+
+
+@pytest.mark.parametrize(
+    ("payload", "emptiness"),
+    [
+        pytest.param(
+            {
+                "content": [
+                    {
+                        "type": "text",
+                        "text": "x",
+                        "_meta": {
+                            ACCOUNTING_META_KEY: {**ENVELOPE, "returned": 3, "total_lower_bound": 3}
+                        },
+                    }
+                ]
+            },
+            "non_empty",
+            id="accounted-returned-without-records",
+        ),
+        pytest.param(text("x", structuredContent=[1, 2]), "unknown", id="structured-not-an-object"),
+        pytest.param(
+            text("x", structuredContent={"rows": [], "items": []}),
+            "unknown",
+            id="empty-lists-without-accounting",
+        ),
+        pytest.param(text("boom", isError=True), "unknown", id="error-without-findings"),
+        pytest.param("nope", "unknown", id="not-a-dict"),
+    ],
+)
+def test_emptiness_table(payload: Any, emptiness: str) -> None:
+    assert result_emptiness("search_photos", payload) == emptiness
+
+
+structures = st.fixed_dictionaries(
+    {},
+    optional={
+        "meta": st.booleans(),
+        "structured": st.sampled_from([None, {}, {"rows": []}, {"note": 1}]),
+        "is_error": st.booleans(),
+    },
+)
+
+
+def build(structure: dict[str, Any], body: str) -> dict[str, Any]:
+    block: dict[str, Any] = {"type": "text", "text": body}
+    if structure.get("meta"):
+        block["_meta"] = {ACCOUNTING_META_KEY: ENVELOPE}
+    payload: dict[str, Any] = {"content": [block], "isError": structure.get("is_error", False)}
+    if structure.get("structured") is not None:
+        payload["structuredContent"] = structure["structured"]
+    return payload
+
+
+error_texts = st.text(min_size=1, max_size=60).filter(
+    lambda t: (
+        not t.lstrip().startswith(("Query executed successfully.", "Search results for "))
+        and "|" not in t
+    )
+)
+
+
+@given(structures, error_texts, error_texts)
+def test_the_error_text_never_changes_the_verdict(
+    structure: dict[str, Any], first: str, second: str
+) -> None:
+    one, two = build(structure, first), build(structure, second)
+    assert is_in_band_failure("search_photos", one) == is_in_band_failure("search_photos", two)
+    assert fingerprint(one) == fingerprint(two)
+
+
+@given(structures, st.text(max_size=60))
+def test_a_payload_carrying_an_envelope_is_never_a_disguised_failure(
+    structure: dict[str, Any], body: str
+) -> None:
+    payload = build({**structure, "meta": True, "is_error": False}, body)
+    assert not is_in_band_failure("search_photos", payload)

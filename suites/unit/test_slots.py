@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from beacon.adjudication import Grade, SlotStream, SlotValue, render_narration
+from beacon.adjudication.slots import render_slot
 
 SLOTS = {
     "c1": SlotValue(Grade.LOWER_BOUND, 3000, 10),
@@ -72,3 +74,38 @@ def test_streaming_in_any_chunking_equals_rendering_the_whole(parts: list[str], 
 def test_an_unknown_source_has_no_shown_number_either() -> None:
     text, audit = render_narration("These {{shown:c3}} are cards. Done.", SLOTS)
     assert text == "Done." and audit[0].kind == "dropped_unknown_clause"
+
+
+@pytest.mark.parametrize(
+    ("locale", "exact", "bound", "shown"),
+    [
+        pytest.param("en", "exactly 42", "at least 3,000", "these 10", id="en"),
+        pytest.param("de", "genau 42", "mindestens 3.000", "diese 10", id="de"),
+        pytest.param("es", "exactamente 42", "al menos 3.000", "estos 10", id="es"),
+        pytest.param("ko", "정확히 42", "최소 3,000", "이 10", id="ko"),
+        pytest.param("ja", "ちょうど42", "少なくとも3,000", "これら10", id="ja"),
+        pytest.param("xx", "exactly 42", "at least 3,000", "these 10", id="unknown-falls-to-en"),
+    ],
+)
+def test_every_locale_has_its_structured_copy(
+    locale: str, exact: str, bound: str, shown: str
+) -> None:
+    slots = {**SLOTS, "s": SlotValue(Grade.SHOWN, 10, 10)}
+    assert render_slot("count", slots["c2"], locale) == exact
+    assert render_slot("count", slots["c1"], locale) == bound
+    assert render_slot("count", slots["s"], locale) == shown
+
+
+def test_a_fractional_aggregate_keeps_two_decimals() -> None:
+    text, _ = render_narration("Average {{count:a}}.", {"a": SlotValue(Grade.EXACT, 2.5, 0)})
+    assert text == "Average exactly 2.50."
+
+
+def test_numerals_that_match_no_graded_count_are_not_audited() -> None:
+    _, audit = render_narration("Level 3 has 7 cranes.", SLOTS)
+    assert audit == []
+
+
+def test_a_population_and_a_subset_in_one_sentence_are_audited() -> None:
+    _, audit = render_narration("Of {{count:c1}} matches {{shown:c1}} are here.", SLOTS)
+    assert [a.kind for a in audit] == ["subject_shared"]

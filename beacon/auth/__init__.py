@@ -1,0 +1,31 @@
+"""Verified identity: RS256 bearer tokens checked against a JWKS (file or URL)."""
+
+from beacon.auth.errors import AuthError, JwksUnavailable, Reason, TokenRejected
+from beacon.auth.jwks import JwksCache, KeySet, load_jwks_file, parse_jwks
+from beacon.auth.verify import (
+    Identity,
+    TokenPolicy,
+    Verifier,
+    bearer_token,
+    token_kid,
+    verify_signed,
+    verify_with_keys,
+)
+
+__all__ = [
+    "AuthError",
+    "Identity",
+    "JwksCache",
+    "JwksUnavailable",
+    "KeySet",
+    "Reason",
+    "TokenPolicy",
+    "TokenRejected",
+    "Verifier",
+    "bearer_token",
+    "load_jwks_file",
+    "parse_jwks",
+    "token_kid",
+    "verify_signed",
+    "verify_with_keys",
+]

@@ -1,0 +1,163 @@
+"""RS256 bearer verification: the header is judged before any key is looked up.
+
+Order matters. The algorithm is checked from the header *before* a key is
+chosen, so ``alg: none`` and HS256-signed-with-the-public-key never reach a
+verifier; signature before claims, so no claim of an unsigned token is read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+import jwt
+from cryptography.hazmat.primitives.asymmetric.rsa import RSAPublicKey
+
+from beacon.auth.errors import Reason, TokenRejected
+from beacon.auth.jwks import JwksCache
+
+ALGORITHM = "RS256"
+MAX_TOKEN_CHARS = 8192  # bounds the work an unauthenticated caller can make us do
+_REQUIRED = ("exp", "sub", "iss", "aud")
+
+# Most specific first: InvalidSignatureError is a DecodeError subclass.
+_REASONS: tuple[tuple[type[jwt.PyJWTError], Reason], ...] = (
+    (jwt.InvalidSignatureError, Reason.BAD_SIGNATURE),
+    (jwt.InvalidAlgorithmError, Reason.ALG_NOT_ALLOWED),
+    (jwt.ExpiredSignatureError, Reason.EXPIRED),
+    (jwt.ImmatureSignatureError, Reason.NOT_YET_VALID),
+    (jwt.InvalidAudienceError, Reason.WRONG_AUDIENCE),
+    (jwt.InvalidIssuerError, Reason.WRONG_ISSUER),
+    (jwt.MissingRequiredClaimError, Reason.MISSING_CLAIM),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Identity:
+    sub: str
+    tiers: frozenset[str]
+    expires_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class TokenPolicy:
+    issuer: str
+    audience: str
+    known_tiers: frozenset[str]
+    leeway_s: float = 30.0
+
+
+def bearer_token(authorization: str | None) -> str:
+    """The token from an ``Authorization: Bearer …`` header value."""
+    if not authorization:
+        raise TokenRejected(Reason.MISSING_TOKEN, "no bearer token was sent")
+    scheme, _, token = authorization.strip().partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise TokenRejected(Reason.MALFORMED, "the Authorization header is not 'Bearer <token>'")
+    return token.strip()
+
+
+def token_kid(token: str) -> str:
+    """The header's ``kid`` after the header alone has been judged acceptable."""
+    if not isinstance(token, str) or len(token) > MAX_TOKEN_CHARS or token.count(".") != 2:
+        raise TokenRejected(Reason.MALFORMED, "the token is not a compact JWS")
+    try:
+        header = jwt.get_unverified_header(token)
+    except jwt.PyJWTError as exc:
+        raise TokenRejected(Reason.MALFORMED, "the token header cannot be decoded") from exc
+    alg = header.get("alg")
+    if alg != ALGORITHM:
+        raise TokenRejected(Reason.ALG_NOT_ALLOWED, f"only {ALGORITHM} tokens are accepted")
+    kid = header.get("kid")
+    if kid is None:
+        raise TokenRejected(Reason.UNKNOWN_KID, "the token names no key id")
+    if not isinstance(kid, str) or not kid:
+        raise TokenRejected(Reason.MALFORMED, "the token's key id is not a string")
+    return kid
+
+
+def verify_with_keys(token: str, keys: Mapping[str, RSAPublicKey], policy: TokenPolicy) -> Identity:
+    """The whole verdict against a key set already in hand (the sync, file-loaded path)."""
+    kid = token_kid(token)
+    key = keys.get(kid)
+    if key is None:
+        raise TokenRejected(Reason.UNKNOWN_KID, "the token's key id is not in the key set")
+    return verify_signed(token, key, policy)
+
+
+def verify_signed(token: str, key: RSAPublicKey, policy: TokenPolicy) -> Identity:
+    """Signature, then registered claims, then ``sub`` and ``tiers``; pure."""
+    try:
+        claims: dict[str, Any] = jwt.decode(
+            token,
+            key,
+            algorithms=[ALGORITHM],  # never taken from the header
+            audience=policy.audience,
+            issuer=policy.issuer,
+            leeway=policy.leeway_s,
+            options={"require": list(_REQUIRED)},
+        )
+    except jwt.PyJWTError as exc:
+        reason = next((r for kind, r in _REASONS if isinstance(exc, kind)), Reason.MALFORMED)
+        raise TokenRejected(reason, _message(reason)) from exc
+    sub = claims["sub"]
+    if not isinstance(sub, str) or not sub.strip():
+        raise TokenRejected(Reason.MISSING_CLAIM, "the token carries no subject")
+    return Identity(
+        sub=sub,
+        tiers=_tiers(claims, policy.known_tiers),
+        expires_at=datetime.fromtimestamp(int(claims["exp"]), tz=UTC),
+    )
+
+
+def _tiers(claims: Mapping[str, Any], known: frozenset[str]) -> frozenset[str]:
+    if "tiers" not in claims:
+        raise TokenRejected(Reason.MISSING_CLAIM, "the token carries no tiers claim")
+    tiers = claims["tiers"]
+    # An unknown name is refused rather than ignored: it means issuer and server
+    # disagree about the tier names, and silently granting less hides that.
+    if not isinstance(tiers, list) or not all(isinstance(t, str) and t in known for t in tiers):
+        raise TokenRejected(Reason.BAD_TIERS, "the tiers claim is not a list of known tiers")
+    return frozenset(tiers)
+
+
+def _message(reason: Reason) -> str:
+    return {
+        Reason.BAD_SIGNATURE: "the token's signature does not verify",
+        Reason.ALG_NOT_ALLOWED: f"only {ALGORITHM} tokens are accepted",
+        Reason.EXPIRED: "the token has expired",
+        Reason.NOT_YET_VALID: "the token is not valid yet",
+        Reason.WRONG_AUDIENCE: "the token is for another audience",
+        Reason.WRONG_ISSUER: "the token is from another issuer",
+        Reason.MISSING_CLAIM: "the token lacks a required claim",
+    }.get(reason, "the token is malformed")
+
+
+class Verifier:
+    """Verifies bearers against a JWKS file or URL; async because the URL fetch is."""
+
+    def __init__(
+        self,
+        jwks_source: str | JwksCache,
+        *,
+        issuer: str,
+        audience: str,
+        known_tiers: frozenset[str],
+        leeway_s: float = 30.0,
+        ttl_s: float = 300.0,
+    ) -> None:
+        self.keys = (
+            jwks_source
+            if isinstance(jwks_source, JwksCache)
+            else JwksCache(jwks_source, ttl_s=ttl_s)
+        )
+        self.policy = TokenPolicy(issuer, audience, frozenset(known_tiers), leeway_s)
+
+    async def verify(self, token: str) -> Identity:
+        kid = token_kid(token)  # judged before any fetch: junk never costs a JWKS request
+        return verify_signed(token, await self.keys.key(kid), self.policy)
+
+    async def verify_header(self, authorization: str | None) -> Identity:
+        return await self.verify(bearer_token(authorization))

@@ -1,0 +1,94 @@
+"""THE capability map: tiers → capabilities, tool → capability (SPEC §5).
+
+Catalog scoping (``catalog.py``) and the dispatch interceptor (``pep.py``)
+both read these tables and define none of their own; a drift-lock test parses
+both modules to keep it so. Tests (unit and end to end) import the same data.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+
+CAPABILITIES: tuple[str, ...] = ("core", "photo_ai", "analytics", "documents", "progress", "bim")
+
+# Ordered lowest to highest; each tier is listed in full rather than as a
+# delta so a reader checks one row against SPEC §5 without adding anything up.
+TIER_CAPABILITIES: Mapping[str, frozenset[str]] = MappingProxyType(
+    {
+        "essentials": frozenset({"core"}),
+        "professional": frozenset({"core", "documents", "progress"}),
+        "enterprise": frozenset({"core", "documents", "progress", "analytics", "bim"}),
+        "enterprise_ai": frozenset(CAPABILITIES),
+    }
+)
+TIERS: tuple[str, ...] = tuple(TIER_CAPABILITIES)
+
+# The ten upstream tools of SPEC §2.1. A tool missing here is hidden and
+# blocked: a new upstream tool stays dark until someone decides who may call it.
+TOOL_CAPABILITY: Mapping[str, str] = MappingProxyType(
+    {
+        "search_photos": "photo_ai",
+        "query_data": "analytics",
+        "list_projects": "core",
+        "get_project": "core",
+        "list_levels": "core",
+        "get_capture": "core",
+        "list_annotations": "core",
+        "search_documents": "documents",
+        "get_progress_summary": "progress",
+        "get_clash_report": "bim",
+    }
+)
+TOOLS: tuple[str, ...] = tuple(TOOL_CAPABILITY)
+
+
+def granted_capabilities(tiers: Iterable[object]) -> frozenset[str]:
+    """The union over the tiers; anything that is not a known tier name grants nothing."""
+    granted: set[str] = set()
+    for tier in tiers:
+        if isinstance(tier, str):
+            granted |= TIER_CAPABILITIES.get(tier, frozenset())
+    return frozenset(granted)
+
+
+def capability_of(tool: object) -> str | None:
+    """The capability a tool requires, or None for a tool outside the map."""
+    return TOOL_CAPABILITY.get(tool) if isinstance(tool, str) else None
+
+
+def lowest_tier(capability: str) -> str:
+    """The first tier (lowest to highest) that grants ``capability``."""
+    return next(t for t, caps in TIER_CAPABILITIES.items() if capability in caps)
+
+
+@dataclass(frozen=True, slots=True)
+class MatrixCell:
+    """One cell of the 6 × 10 × 2 matrix: a caller holding exactly ``capability``."""
+
+    id: str
+    capability: str
+    tool: str
+    hint_present: bool
+    allowed: bool
+
+
+def matrix_cells() -> tuple[MatrixCell, ...]:
+    """The 120 cells, expected verdicts read from this map (the e2e test's rows).
+
+    The unit test restates the expectation independently; end to end, the point
+    is that the real dispatch path agrees with this map cell by cell.
+    """
+    return tuple(
+        MatrixCell(
+            id=f"{cap}-{tool}-{'hint' if hint else 'nohint'}",
+            capability=cap,
+            tool=tool,
+            hint_present=hint,
+            allowed=TOOL_CAPABILITY[tool] == cap,
+        )
+        for cap in CAPABILITIES
+        for tool in TOOLS
+        for hint in (False, True)
+    )

@@ -1,0 +1,37 @@
+"""The store package's one exception root.
+
+    StoreError                 the store cannot do what was asked
+     ├── KeyringError          the key configuration is unusable: refuse to start
+     └── SealedRecordError     a sealed record does not open; ``reason`` says why
+
+A record that does not open is never returned as text: tampering, a record
+moved to another session, a truncated write and a forgotten key all end here.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class StoreError(Exception):
+    """Root of every error raised by ``beacon.store``."""
+
+
+class KeyringError(StoreError):
+    """A key is not 32 bytes, not base64, duplicated, or there is no key at all."""
+
+
+class SealedReason(StrEnum):
+    TRUNCATED = "truncated"
+    UNSUPPORTED_VERSION = "unsupported_version"
+    MALFORMED_HEADER = "malformed_header"
+    UNKNOWN_KEY = "unknown_key"
+    # Tampering and a wrong context are indistinguishable under GCM, by design.
+    AUTHENTICATION_FAILED = "authentication_failed"
+    NOT_TEXT = "not_text"
+
+
+class SealedRecordError(StoreError):
+    def __init__(self, reason: SealedReason, message: str) -> None:
+        super().__init__(message)
+        self.reason = reason
