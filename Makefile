@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed-stamp
 CHROMIUM := /usr/bin/chromium
 PYTEST_ARGS ?=
 
-.PHONY: setup chromium demo test lint typecheck pytest clean
+.PHONY: setup chromium node demo test lint typecheck pytest conformance clean
 
 $(PY):
 	python3 -m venv $(VENV)
@@ -16,7 +16,11 @@ $(STAMP): pyproject.toml | $(PY)
 	$(PY) -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
-setup: $(STAMP) chromium
+setup: $(STAMP) chromium node
+
+# Outside MCP peers (the conformance suite) come from the committed lock file.
+node:
+	@if [ -f package.json ] && [ ! -d node_modules ]; then npm ci --no-audit --no-fund; fi
 
 chromium:
 	@if [ ! -x $(CHROMIUM) ]; then \
@@ -43,6 +47,10 @@ pytest: setup
 	exit $$rc
 
 test: lint typecheck pytest
+
+# The MCP project's own conformance suite against the installed stub (~4 s).
+conformance: setup
+	$(PY) -m pytest -q -p no:cacheprovider suites/contract/test_conformance.py
 
 clean:
 	rm -rf $(VENV) reports/junit.xml reports/screenshots

@@ -37,7 +37,21 @@ from stub_server.tools_core import (
     list_projects,
 )
 from stub_server.tools_query import QueryDataArgs, query_data
+from stub_server.tools_records import (
+    ListAnnotationsArgs,
+    SearchDocumentsArgs,
+    list_annotations,
+    search_documents,
+)
 from stub_server.tools_search import SearchIndex, SearchPhotosArgs, search_photos
+from stub_server.tools_site import (
+    ClashReportArgs,
+    GetCaptureArgs,
+    ProgressArgs,
+    get_capture,
+    get_clash_report,
+    get_progress_summary,
+)
 
 CURRENT_SCENARIO: ContextVar[Scenario | None] = ContextVar("beacon_stub_scenario", default=None)
 CURRENT_SUBJECT: ContextVar[str | None] = ContextVar("beacon_stub_subject", default=None)
@@ -128,6 +142,43 @@ def _specs(index: SearchIndex) -> dict[str, ToolSpec]:
             ProjectArgs,
             schemas.items_output(schemas.LEVEL_ITEM),
             list_levels,
+        ),
+        ToolSpec(
+            "get_capture",
+            "Get one capture (a 360° panorama walk) by id.",
+            GetCaptureArgs,
+            schemas.items_output(schemas.CAPTURE_ITEM),
+            get_capture,
+        ),
+        ToolSpec(
+            "list_annotations",
+            "List a project's annotations (safety findings, quality issues), filtered by "
+            "level, status, category, kind, company and an inclusive date range. Paginated.",
+            ListAnnotationsArgs,
+            schemas.items_output(schemas.ANNOTATION_ITEM),
+            list_annotations,
+        ),
+        ToolSpec(
+            "search_documents",
+            "Keyword search over a project's documents (specifications and RFIs). Paginated.",
+            SearchDocumentsArgs,
+            schemas.items_output(schemas.DOCUMENT_ITEM),
+            search_documents,
+        ),
+        ToolSpec(
+            "get_progress_summary",
+            "Construction progress per level (planned vs actual percent, per trade).",
+            ProgressArgs,
+            schemas.items_output(schemas.PROGRESS_ITEM),
+            get_progress_summary,
+        ),
+        ToolSpec(
+            "get_clash_report",
+            "BIM clash report of a project, filtered by level, severity, status and "
+            "discipline. Paginated.",
+            ClashReportArgs,
+            schemas.items_output(schemas.CLASH_ITEM),
+            get_clash_report,
         ),
     )
     return {spec.name: spec for spec in specs}

@@ -15,6 +15,7 @@ from datetime import date, datetime, timedelta
 
 # Photo vocabulary lives in its own table so the search index and the generator
 # agree on which words mark a topic (only the "ppe" topic ever names a hard hat).
+from stub_server.corpus_site import Clash, Document, Progress, build_site_records
 from stub_server.photo_text import PPE_TOPIC, TOPICS, describe
 
 _EPOCH = datetime(2025, 9, 1, 6, 0, 0)
@@ -117,9 +118,20 @@ class Corpus:
     captures: tuple[Capture, ...]
     photos: tuple[Photo, ...]
     annotations: tuple[Annotation, ...]
+    documents: tuple[Document, ...] = ()
+    progress: tuple[Progress, ...] = ()
+    clashes: tuple[Clash, ...] = ()
 
     def project(self, project_id: str) -> Project | None:
         return next((p for p in self.projects if p.id == project_id), None)
+
+    def capture(self, capture_id: str) -> Capture | None:
+        # Ids are sequential (``cap-000001`` …), so the id is its own index.
+        prefix, _, number = capture_id.partition("-")
+        if prefix != "cap" or not number.isdigit() or not 1 <= int(number) <= len(self.captures):
+            return None
+        capture = self.captures[int(number) - 1]
+        return capture if capture.id == capture_id else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,11 +233,16 @@ def build_corpus(seed: int = 7) -> Corpus:
     builder = _Builder(seed)
     for plan in _PLANS:
         builder.add_project(plan)
+    projects, levels = tuple(plan.project for plan in _PLANS), tuple(builder.levels)
+    site = build_site_records(seed, projects, levels)
     return Corpus(
         seed=seed,
-        projects=tuple(plan.project for plan in _PLANS),
-        levels=tuple(builder.levels),
+        projects=projects,
+        levels=levels,
         captures=tuple(builder.captures),
         photos=tuple(builder.photos),
         annotations=tuple(builder.annotations),
+        documents=site.documents,
+        progress=site.progress,
+        clashes=site.clashes,
     )

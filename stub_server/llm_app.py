@@ -1,17 +1,21 @@
 """OpenAI-compatible ``POST /v1/chat/completions`` serving the stub models.
 
 Streams like the real wire: a role chunk, content or tool-call chunks, a
-finish chunk, optional usage, then ``data: [DONE]``.
+finish chunk, optional usage, then ``data: [DONE]``. The model answering is
+``request.model``, unless the ``X-Beacon-Scenario`` in force names a scripted
+one: the chat server always asks for ``beacon-rules`` and a scenario bends it.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import AsyncIterator
 from typing import Any, Literal
 
+import anyio
 import uvicorn
 from fastapi import FastAPI, Header
 from fastapi.responses import JSONResponse, StreamingResponse
@@ -20,9 +24,17 @@ from pydantic import BaseModel, ConfigDict, Field
 from stub_server.rules_model import Reply, plan
 from stub_server.rules_narrator import narrate
 from stub_server.scenarios import UnknownScenario, load_scenario
+from stub_server.scripted import RULES, Script, model_names, resolve, scripted_reply
 
-MODELS = ("beacon-rules",)
+MODELS = tuple(model_names())
 CHUNK_CHARS = 12
+# Past the chat server's 120 s answer deadline; tests set a short one by env.
+DEFAULT_STALL_S = 130.0
+
+
+def stall_seconds() -> float:
+    raw = os.environ.get("BEACON_STUB_STALL_S", "")
+    return float(raw) if raw else DEFAULT_STALL_S
 
 
 class ChatMessage(BaseModel):
@@ -46,15 +58,20 @@ class ChatRequest(BaseModel):
     stream_options: StreamOptions | None = None
 
 
-def _openai_error(status: int, code: str, message: str) -> JSONResponse:
-    body = {"error": {"message": message, "type": "invalid_request_error", "code": code}}
-    return JSONResponse(body, status_code=status)
+def _openai_error(
+    status: int, code: str, message: str, type_: str = "invalid_request_error"
+) -> JSONResponse:
+    body = {"error": {"message": message, "type": type_, "code": code}}
+    headers = {"Retry-After": "1"} if status == 429 else None
+    return JSONResponse(body, status_code=status, headers=headers)
 
 
-def respond(request: ChatRequest) -> Reply:
+def respond(request: ChatRequest, script: Script | None = None) -> Reply:
     messages = [m.model_dump(exclude_none=True) for m in request.messages]
-    if request.tools:
-        names = {str(t.get("function", {}).get("name")) for t in request.tools}
+    names = {str(t.get("function", {}).get("name")) for t in request.tools or []}
+    if script is not None:
+        return scripted_reply(script, messages, names)
+    if names:
         return plan(messages, names)
     return Reply(narrate(messages))
 
@@ -69,7 +86,7 @@ def _usage(request: ChatRequest, reply: Reply) -> dict[str, int]:
     }
 
 
-def _chunks(request: ChatRequest, reply: Reply) -> Iterator[str]:
+async def _chunks(request: ChatRequest, reply: Reply, stall_s: float) -> AsyncIterator[str]:
     base = {
         "id": f"chatcmpl-{uuid.uuid4().hex[:12]}",
         "object": "chat.completion.chunk",
@@ -81,6 +98,10 @@ def _chunks(request: ChatRequest, reply: Reply) -> Iterator[str]:
         body = {**base, "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
         return f"data: {json.dumps(body)}\n\n"
 
+    if stall_s > 0:
+        # Headers are out, then silence: the client's deadline must fire. A client
+        # that goes away cancels this sleep with the response task.
+        await anyio.sleep(stall_s)
     yield chunk({"role": "assistant", "content": ""})
     for start in range(0, len(reply.content), CHUNK_CHARS):
         yield chunk({"content": reply.content[start : start + CHUNK_CHARS]})
@@ -110,8 +131,9 @@ def _chunks(request: ChatRequest, reply: Reply) -> Iterator[str]:
     yield "data: [DONE]\n\n"
 
 
-def create_app() -> FastAPI:
+def create_app(*, stall_s: float | None = None) -> FastAPI:
     app = FastAPI(title="Beacon stub LLM")
+    stall_for = stall_seconds() if stall_s is None else stall_s
 
     @app.get("/healthz")
     async def healthz() -> dict[str, bool]:
@@ -135,16 +157,31 @@ def create_app() -> FastAPI:
     ) -> Any:
         if not (authorization or "").lower().startswith("bearer "):
             return _openai_error(401, "invalid_api_key", "missing bearer API key")
+        model = request.model
         if x_beacon_scenario is not None:
             try:
-                load_scenario(x_beacon_scenario)
+                scenario = load_scenario(x_beacon_scenario)
             except UnknownScenario as exc:
                 return _openai_error(400, "unknown_scenario", str(exc))
-        if request.model not in MODELS:
-            return _openai_error(404, "model_not_found", f"model {request.model!r} does not exist")
-        reply = respond(request)
+            if scenario.model != RULES:
+                model = scenario.model
+        try:
+            script = resolve(model)
+        except KeyError:
+            return _openai_error(404, "model_not_found", f"model {model!r} does not exist")
+        if script is not None and script.failure is not None:
+            failure = script.failure
+            return _openai_error(failure.status, failure.code, failure.message, failure.type)
+        stall = (
+            stall_for
+            if script is not None and script.stall and script.applies(bool(request.tools))
+            else 0.0
+        )
+        reply = respond(request, script)
         if request.stream:
-            return StreamingResponse(_chunks(request, reply), media_type="text/event-stream")
+            return StreamingResponse(_chunks(request, reply, stall), media_type="text/event-stream")
+        if stall:
+            await anyio.sleep(stall)
         message: dict[str, Any] = {"role": "assistant", "content": reply.content or None}
         if reply.tool_calls:
             message["tool_calls"] = reply.tool_calls

@@ -9,6 +9,8 @@ bearer this process signed: a missing or bad one is an HTTP 401, fail closed.
 from __future__ import annotations
 
 import ipaddress
+import json
+import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -20,7 +22,7 @@ from starlette.applications import Starlette
 from starlette.datastructures import Headers
 from starlette.responses import JSONResponse
 from starlette.routing import Route
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from stub_server.catalog import CURRENT_SCENARIO, CURRENT_SUBJECT, StubTools
 from stub_server.corpus import build_corpus
@@ -33,6 +35,50 @@ from stub_server.tools import StubSettings, ToolContext
 PROTOCOL_VERSION = "2025-11-25"
 SCENARIO_HEADER = "x-beacon-scenario"
 SERVER_NAME = "beacon-stub"
+# Plain JSON answers, no sessions: for peers that replay single requests (the pact
+# verifier), where an SSE body cannot be matched field by field. Off by default.
+JSON_MODE_ENV = "BEACON_STUB_MCP_JSON"
+
+
+def _invalid_request(body: bytes) -> bool:
+    """A JSON object that is neither request, notification nor response (JSON-RPC -32600).
+
+    The SDK reports such a message as -32602 (invalid params); JSON-RPC 2.0 calls
+    it an Invalid Request, and peers match on the code.
+    """
+    try:
+        message = json.loads(body)
+    except ValueError:
+        return False  # a parse error: the SDK answers -32700 itself
+    if not isinstance(message, dict):
+        return not isinstance(message, list)
+    if message.get("jsonrpc") != "2.0":
+        return True
+    return not isinstance(message.get("method"), str) and not (
+        "id" in message and ("result" in message or "error" in message)
+    )
+
+
+async def _buffered(receive: Receive) -> tuple[bytes, Receive]:
+    chunks: list[bytes] = []
+    more = True
+    while more:
+        message = await receive()
+        if message["type"] != "http.request":
+            break
+        chunks.append(message.get("body", b""))
+        more = message.get("more_body", False)
+    body = b"".join(chunks)
+    replayed = False
+
+    async def replay() -> Message:
+        nonlocal replayed
+        if not replayed:
+            replayed = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return body, replay
 
 
 class McpGate:
@@ -77,6 +123,13 @@ class McpGate:
                 body = {"error": "invalid_scenario", "scenario": name, "message": str(exc)}
                 await JSONResponse(body, 500)(scope, receive, send)
                 return
+        if scope["method"] == "POST":
+            raw, receive = await _buffered(receive)
+            if _invalid_request(raw):
+                error = {"code": -32600, "message": "Invalid Request: not a JSON-RPC 2.0 message"}
+                reply = {"jsonrpc": "2.0", "id": None, "error": error}
+                await JSONResponse(reply, 400)(scope, receive, send)
+                return
         subject_token = CURRENT_SUBJECT.set(claims.sub)
         try:
             await self._app(scope, receive, send)
@@ -86,8 +139,12 @@ class McpGate:
                 CURRENT_SCENARIO.reset(scenario_token)
 
 
-def create_app(*, scenario: str = "default", public_origin: str) -> Starlette:
+def create_app(
+    *, scenario: str = "default", public_origin: str, json_mode: bool | None = None
+) -> Starlette:
     """The whole stub as one ASGI app; ``public_origin`` prefixes thumbnail URLs."""
+    if json_mode is None:
+        json_mode = os.environ.get(JSON_MODE_ENV, "") == "1"
     settings = StubSettings.from_env()
     ctx = ToolContext(build_corpus(), settings, public_origin.rstrip("/"))
     tools = StubTools(ctx, load_scenario(scenario))
@@ -100,6 +157,8 @@ def create_app(*, scenario: str = "default", public_origin: str) -> Starlette:
     )
     manager = StreamableHTTPSessionManager(
         app=server,
+        json_response=json_mode,
+        stateless=json_mode,
         security_settings=TransportSecuritySettings(
             enable_dns_rebinding_protection=True,
             allowed_hosts=["127.0.0.1:*", "localhost:*", "[::1]:*"],

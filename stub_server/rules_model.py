@@ -25,9 +25,13 @@ _PHOTO_TOPIC = re.compile(
 class Reply:
     content: str
     tool_calls: list[dict[str, Any]] = field(default_factory=list)
+    # Only scripted models set it: a finish the wire allows but a client may not expect.
+    finish: str | None = None
 
     @property
     def finish_reason(self) -> str:
+        if self.finish is not None:
+            return self.finish
         return "tool_calls" if self.tool_calls else "stop"
 
 

@@ -71,3 +71,75 @@ QUERY_OUTPUT = _object(
 
 def items_output(item: dict[str, Any]) -> dict[str, Any]:
     return _object({**_ENVELOPE, "total": _INT, "items": {"type": "array", "items": item}})
+
+
+_LEVEL_NO = {"type": "integer", "minimum": 1}
+_DATE = {"type": "string", "pattern": r"^\d{4}-\d{2}-\d{2}"}
+CAPTURE_ITEM = _object(
+    {
+        "id": _STR,
+        "project_id": _STR,
+        "label": _STR,
+        "level_number": _LEVEL_NO,
+        "level_name": _STR,
+        "captured_at": _STR,
+        "photos": _INT,
+        "annotations": _INT,
+        "thumbnail": _STR,
+    }
+)
+ANNOTATION_ITEM = _object(
+    {
+        "id": _STR,
+        "title": _STR,
+        "kind": {"type": "string", "enum": ["safety", "quality"]},
+        "category": _STR,
+        "status": {"type": "string", "enum": ["open", "closed", "in_review"]},
+        "company": _STR,
+        "level_number": _LEVEL_NO,
+        "capture_id": _STR,
+        "created_at": _DATE,
+    }
+)
+DOCUMENT_ITEM = _object(
+    {
+        "id": _STR,
+        "kind": {"type": "string", "enum": ["spec", "rfi"]},
+        "number": _STR,
+        "title": _STR,
+        "summary": _STR,
+        "status": _STR,
+        "discipline": _STR,
+        "level_number": _LEVEL_NO,
+        "issued_on": _DATE,
+        "score": _INT,
+    }
+)
+_PCT = {"type": "integer", "minimum": 0, "maximum": 100}
+PROGRESS_ITEM = _object(
+    {
+        "level_number": _LEVEL_NO,
+        "level_name": _STR,
+        "planned_pct": _PCT,
+        "actual_pct": _PCT,
+        "status": {"type": "string", "enum": ["complete", "ahead", "on_track", "behind"]},
+        "as_of": _DATE,
+        "trades": {
+            "type": "array",
+            "items": _object({"trade": _STR, "planned_pct": _PCT, "actual_pct": _PCT}),
+        },
+    }
+)
+CLASH_ITEM = _object(
+    {
+        "id": _STR,
+        "level_number": _LEVEL_NO,
+        "discipline_a": _STR,
+        "discipline_b": _STR,
+        "element_a": _STR,
+        "element_b": _STR,
+        "severity": {"type": "string", "enum": ["critical", "major", "minor"]},
+        "status": {"type": "string", "enum": ["new", "active", "resolved"]},
+        "detected_on": _DATE,
+    }
+)

@@ -71,6 +71,9 @@ _ENTITIES: tuple[_Entity, ...] = (
         ),
     ),
     _Entity("levels", ("id", "number", "name"), None, ("levels", "floors")),
+    # Like the upstream's text-to-SQL model, the rules know a table the schema
+    # lacks: asking about inspections yields SQL the corpus cannot run.
+    _Entity("inspections", ("id", "inspector", "result"), None, ("inspection", "inspections")),
 )
 _COUNT = re.compile(r"\b(how many|count|number of|total number)\b")
 _LEVEL = re.compile(r"\b(?:level|floor|lvl)\s*(\d{1,3})\b|\bl(\d{1,3})\b")

@@ -162,3 +162,41 @@ def markdown_table(columns: list[str], rows: list[dict[str, Any]]) -> str:
     rule = "|" + "|".join("---" for _ in columns) + "|"
     body = ["| " + " | ".join(str(row.get(c, "")) for c in columns) + " |" for row in rows]
     return "\n".join([head, rule, *body])
+
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    items: list[dict[str, Any]]
+    total: int
+    has_more: bool
+    cursor: str | None
+
+
+def paginate(
+    kind: str, scope: dict[str, Any], rows: list[dict[str, Any]], limit: int, cursor: str | None
+) -> Page:
+    """A stable offset page over ``rows``; the cursor is bound to ``scope`` (the filters)."""
+    offset = 0
+    if cursor is not None:
+        state = decode_cursor(cursor, kind)
+        if state.get("s") != scope:
+            raise ToolError("Invalid cursor: it belongs to a different query.")
+        offset = state["o"]
+    page = rows[offset : offset + limit]
+    next_offset = offset + len(page)
+    has_more = next_offset < len(rows)
+    issued = encode_cursor({"t": kind, "s": scope, "o": next_offset}) if has_more else None
+    return Page(page, len(rows), has_more, issued)
+
+
+def paged_output(result_kind: str, lead: str, page: Page, columns: list[str]) -> ToolOutput:
+    """A page with an exact total: the envelope, the items, and a small table for readers."""
+    accounting = envelope(
+        result_kind,
+        returned=len(page.items),
+        total=page.total,
+        has_more=page.has_more,
+        cursor=page.cursor,
+    )
+    text = f"{lead}: {len(page.items)} shown.\n\n{markdown_table(columns, page.items)}"
+    return ToolOutput(text, {**accounting, "items": page.items}, accounting)

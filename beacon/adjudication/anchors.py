@@ -79,7 +79,7 @@ def shown_subset(slot: str) -> Anchor:
     )
 
 
-def unknown_count(slot: str, subject: str) -> Anchor:
+def unknown_count(slot: str | None, subject: str) -> Anchor:
     return Anchor(
         AnchorKind.UNKNOWN_COUNT,
         f"The source did not say how many {subject} there are: utter no number for "
@@ -125,7 +125,7 @@ def absence(slot: str | None, verdict: AbsenceVerdict) -> Anchor:
     if verdict.cause is AbsenceCause.UPSTREAM_FAILURE:
         return in_band_failure(slot, "the source")
     if verdict.cause is AbsenceCause.NO_STANDING:
-        return unknown_count(slot or "-", "results")
+        return unknown_count(slot, "results")
     kind, text = _ABSENCE[verdict.cause]
     return Anchor(kind, text, slot, {"recovery": verdict.recovery.value})
 

@@ -38,7 +38,7 @@ class CountVerdict:
     grade: Grade
     value: int | float | None
     has_more: bool
-    displayed: int
+    returned: int  # what the page carried (0 for an aggregate)
     reason: str
     basis: Basis
 

@@ -15,23 +15,21 @@ from beacon.adjudication.tools import has_result_contract
 Emptiness = Literal["empty", "non_empty", "unknown"]
 
 
-def _finding_count(result: dict[str, Any]) -> int:
+def _has_findings(result: dict[str, Any]) -> bool:
     structured = result.get("structuredContent")
     if isinstance(structured, dict):
         for key in ("rows", "items"):
             value = structured.get(key)
             if isinstance(value, list) and value:
-                return len(value)
+                return True
     acct = read_accounting(result)
-    if acct is not None and (acct.returned > 0 or acct.aggregate is not None):
-        return max(acct.returned, 1)
-    return 0
+    return acct is not None and (acct.returned > 0 or acct.aggregate is not None)
 
 
 def result_emptiness(tool: str, result: object) -> Emptiness:
     if not has_result_contract(tool) or not isinstance(result, dict):
         return "unknown"
-    if _finding_count(result) > 0:
+    if _has_findings(result):
         return "non_empty"
     if result.get("isError") is True:
         return "unknown"

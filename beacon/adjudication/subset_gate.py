@@ -42,7 +42,7 @@ class GateRow:
 
 
 S, E = GateState, GateEvent
-_LEGAL: tuple[tuple[str, GateState, GateEvent, GateState], ...] = (
+LEGAL_ROWS: tuple[tuple[str, GateState, GateEvent, GateState], ...] = (
     ("idle-exact-stays", S.IDLE, E.EXACT_RESULT, S.IDLE),
     ("idle-sample", S.IDLE, E.SAMPLE_RESULT, S.SAMPLE),
     ("idle-new-question", S.IDLE, E.NEW_QUESTION, S.IDLE),
@@ -82,7 +82,7 @@ NAMED_ILLEGAL: dict[tuple[GateState, GateEvent], str] = {
 
 
 def _table() -> tuple[GateRow, ...]:
-    legal = {(src, ev): (row_id, dst) for row_id, src, ev, dst in _LEGAL}
+    legal = {(src, ev): (row_id, dst) for row_id, src, ev, dst in LEGAL_ROWS}
     rows = []
     for state in GateState:
         for event in GateEvent:

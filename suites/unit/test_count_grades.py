@@ -9,12 +9,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from beacon.adjudication import (
+    Basis,
     Grade,
     grade_count,
     read_accounting,
     result_emptiness,
     sentinel_from_env,
 )
+from beacon.adjudication.accounting import AccountingRecord, AggregateValue
 from beacon.wire.accounting import ACCOUNTING_META_KEY
 
 
@@ -38,50 +40,87 @@ def rows(total: int, has_more: bool, returned: int = 10) -> dict[str, Any]:
     }
 
 
+AGG = {"function": "COUNT", "column": "count", "value": 7961}
+SEARCH = {
+    "result_kind": "search",
+    "returned": 10,
+    "total_lower_bound": 189,
+    "has_more": True,
+    "cursor": "x",
+}
+
+
 @pytest.mark.parametrize(
-    ("envelope", "grade", "value", "has_more"),
+    ("envelope", "grade", "value", "has_more", "returned", "basis"),
     [
-        pytest.param(rows(42, False), Grade.EXACT, 42, False, id="below-cap-is-exact"),
-        pytest.param(rows(2999, False), Grade.EXACT, 2999, False, id="one-below-cap-is-exact"),
+        pytest.param(
+            rows(42, False), Grade.EXACT, 42, False, 10, Basis.TOTAL, id="below-cap-is-exact"
+        ),
+        pytest.param(
+            rows(2999, True),
+            Grade.EXACT,
+            2999,
+            True,
+            10,
+            Basis.TOTAL,
+            id="one-below-cap-is-exact-and-keeps-has-more",
+        ),
         pytest.param(
             rows(3000, False),
             Grade.LOWER_BOUND,
             3000,
             True,
+            10,
+            Basis.SATURATED,
             id="saturated-false-completion-is-overridden",
         ),
-        pytest.param(rows(3001, True), Grade.LOWER_BOUND, 3001, True, id="above-cap-is-bound"),
         pytest.param(
-            {
-                "result_kind": "search",
-                "returned": 10,
-                "total_lower_bound": 189,
-                "has_more": True,
-                "cursor": "x",
-            },
+            rows(3001, True),
             Grade.LOWER_BOUND,
-            189,
+            3001,
             True,
-            id="search-lower-bound",
+            10,
+            Basis.SATURATED,
+            id="above-cap-is-bound",
         ),
         pytest.param(
-            {
-                **rows(1, False, 1),
-                "aggregate": {"function": "COUNT", "column": "count", "value": 7961},
-            },
+            SEARCH, Grade.LOWER_BOUND, 189, True, 10, Basis.UPSTREAM_BOUND, id="search-lower-bound"
+        ),
+        pytest.param(
+            {**SEARCH, "has_more": False},
+            Grade.LOWER_BOUND,
+            189,
+            False,
+            10,
+            Basis.UPSTREAM_BOUND,
+            id="search-bound-keeps-upstream-has-more",
+        ),
+        pytest.param(
+            {**rows(1, False, 1), "aggregate": AGG},
             Grade.EXACT,
             7961,
             False,
+            0,
+            Basis.AGGREGATE,
             id="aggregate-is-exact-above-the-cap",
         ),
-        pytest.param(None, Grade.UNKNOWN, None, False, id="no-accounting-is-unknown"),
+        pytest.param(
+            None, Grade.UNKNOWN, None, False, 0, Basis.NO_ACCOUNTING, id="no-accounting-is-unknown"
+        ),
     ],
 )
 def test_grade_follows_the_table(
-    envelope: dict[str, Any] | None, grade: Grade, value: int | None, has_more: bool
+    envelope: dict[str, Any] | None,
+    grade: Grade,
+    value: int | None,
+    has_more: bool,
+    returned: int,
+    basis: Basis,
 ) -> None:
     verdict = grade_count(result(envelope))
     assert (verdict.grade, verdict.value, verdict.has_more) == (grade, value, has_more)
+    assert (verdict.returned, verdict.basis) == (returned, basis)
+    assert isinstance(verdict.reason, str) and verdict.reason
 
 
 def test_the_sentinel_is_configuration_not_a_constant() -> None:
@@ -137,7 +176,9 @@ def test_the_sentinel_is_read_from_the_environment(environ: dict[str, str], sent
 
 def test_an_aggregate_without_a_value_is_unknown() -> None:
     envelope = {**rows(1, False, 1), "aggregate": {"function": "AVG", "column": "x", "value": None}}
-    assert grade_count(result(envelope)).grade is Grade.UNKNOWN
+    verdict = grade_count(result(envelope))
+    assert (verdict.grade, verdict.value, verdict.has_more) == (Grade.UNKNOWN, None, False)
+    assert (verdict.returned, verdict.basis) == (0, Basis.AGGREGATE) and verdict.reason
 
 
 @pytest.mark.parametrize(
@@ -200,3 +241,22 @@ def test_a_bound_more_rows_or_a_saturated_total_is_never_exact(
         assert verdict.value is not None and verdict.value < sentinel
     if saturated and "total_lower_bound" not in envelope:
         assert verdict.has_more is True
+
+
+def test_the_record_carries_every_envelope_field() -> None:
+    envelope = {
+        **rows(1, True, 1),
+        "cursor": "next-7",
+        "aggregate": {"function": "MAX", "column": "m", "value": 9},
+    }
+    acct = read_accounting(result(envelope, where="structured"))
+    assert acct == AccountingRecord(
+        result_kind="rows",
+        returned=1,
+        total=1,
+        total_lower_bound=None,
+        has_more=True,
+        cursor="next-7",
+        aggregate=AggregateValue("MAX", 9),
+        source="structured",
+    )

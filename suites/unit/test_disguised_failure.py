@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from beacon.adjudication import fingerprint, is_in_band_failure, result_emptiness
+from beacon.adjudication import Fingerprint, fingerprint, is_in_band_failure, result_emptiness
 from beacon.wire.accounting import ACCOUNTING_META_KEY
 
 ENVELOPE = {
@@ -173,3 +173,55 @@ def test_a_payload_carrying_an_envelope_is_never_a_disguised_failure(
 ) -> None:
     payload = build({**structure, "meta": True, "is_error": False}, body)
     assert not is_in_band_failure("search_photos", payload)
+
+
+def test_is_error_is_a_failure_even_with_an_envelope() -> None:
+    payload = {
+        "content": [{"type": "text", "text": "x", "_meta": {ACCOUNTING_META_KEY: ENVELOPE}}],
+        "isError": True,
+    }
+    assert is_in_band_failure("search_photos", payload)
+    assert result_emptiness("search_photos", payload) == "unknown"
+    payload["isError"] = False
+    assert result_emptiness("search_photos", payload) == "empty"
+
+
+def test_items_and_one_accounted_row_are_findings() -> None:
+    assert (
+        result_emptiness("search_photos", text("x", structuredContent={"items": [{"id": 1}]}))
+        == "non_empty"
+    )
+    one = {
+        "content": [
+            {
+                "type": "text",
+                "text": "",
+                "_meta": {ACCOUNTING_META_KEY: {**ENVELOPE, "returned": 1}},
+            }
+        ]
+    }
+    assert result_emptiness("search_photos", one) == "non_empty"
+    assert (
+        result_emptiness("search_photos", text("x", structuredContent={"rows": "3"})) == "unknown"
+    )
+
+
+def test_the_fingerprint_names_shape_only() -> None:
+    payload = {
+        "content": [
+            {"type": "text", "text": "secret", "_meta": {"b": 1, "a": 2}},
+            {"type": "image", "data": "..."},
+            "junk",
+        ],
+        "structuredContent": {"z": 1, "rows": []},
+        "isError": True,
+    }
+    assert fingerprint(payload) == Fingerprint(
+        block_count=2,
+        block_types=("text", "image"),
+        meta_keys=("a", "b"),
+        structured_keys=("rows", "z"),
+        is_error=True,
+    )
+    bare = fingerprint({"content": [{"text": "x"}], "structuredContent": "s"})
+    assert bare == Fingerprint(1, ("?",), (), (), False)

@@ -140,11 +140,14 @@ def test_promotion_needs_one_narrowed_page_with_nothing_beyond(
     after = promote_complete(before, shape)
     assert (after.grade, after.value) == (grade, value)
     if after is not before:
-        assert after.basis is Basis.NARROWED_PAGE
+        assert after.basis is Basis.NARROWED_PAGE and after.reason
+        assert (after.has_more, after.returned) == (before.has_more, before.returned)
 
 
 def test_a_host_list_is_shown_and_disclosed_at_its_cap() -> None:
     below, at_cap = grade_view_list(12, 50), grade_view_list(50, 50)
     assert below.verdict.grade is Grade.SHOWN and not below.disclose_truncation
     assert at_cap.verdict.grade is Grade.SHOWN and at_cap.disclose_truncation
-    assert at_cap.verdict.has_more
+    assert at_cap.verdict == CountVerdict(
+        Grade.SHOWN, 50, True, 50, "host-sent subset", Basis.HOST_LIST
+    )

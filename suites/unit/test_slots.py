@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from beacon.adjudication import Grade, SlotStream, SlotValue, render_narration
+from beacon.adjudication import AuditEntry, Grade, SlotStream, SlotValue, render_narration
 from beacon.adjudication.slots import render_slot
 
 SLOTS = {
@@ -109,3 +109,25 @@ def test_numerals_that_match_no_graded_count_are_not_audited() -> None:
 def test_a_population_and_a_subset_in_one_sentence_are_audited() -> None:
     _, audit = render_narration("Of {{count:c1}} matches {{shown:c1}} are here.", SLOTS)
     assert [a.kind for a in audit] == ["subject_shared"]
+
+
+def test_audit_entries_name_their_slot_and_detail() -> None:
+    _, dropped = render_narration("{{count:c3}} here.", SLOTS)
+    assert dropped == [AuditEntry("dropped_unknown_clause", "c3", "UNKNOWN grade")]
+    _, unknown = render_narration("{{shown:zz}} here.", SLOTS)
+    assert unknown == [AuditEntry("unknown_slot", "zz", "slot names no graded count")]
+    _, bypass = render_narration("We saw 3,000 panoramas.", SLOTS)
+    assert bypass == [AuditEntry("bypassed_slot", "c1", "numeral 3,000")]
+    _, shared = render_narration("{{count:c2}} and {{shown:c2}}.", SLOTS)
+    assert shared == [AuditEntry("subject_shared", None, "population and subset in one sentence")]
+
+
+def test_a_numeral_right_after_a_slot_is_still_audited() -> None:
+    _, audit = render_narration("Found {{count:c1}}: 42 more.", SLOTS)
+    assert [a.slot for a in audit] == ["c2"]
+
+
+def test_a_shown_slot_renders_even_when_the_population_is_unknown() -> None:
+    slots = {"s": SlotValue(Grade.SHOWN, None, 1200)}
+    assert render_narration("These {{shown:s}} cards.", slots, "de")[0] == "These 1.200 cards."
+    assert render_narration("All {{count:s}}.", slots)[0] == ""

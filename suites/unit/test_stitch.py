@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from beacon.adjudication import Anomaly, stitch_pages
+from beacon.adjudication import Anomaly, StitchResult, stitch_pages
 from beacon.adjudication.stitch import page_ids
 from beacon.wire.accounting import ACCOUNTING_META_KEY
 
@@ -173,3 +173,28 @@ def test_a_violated_invariant_never_yields_a_blended_population(
     else:
         assert len(set(result.ids)) == len(result.ids)
     assert result.total in (None, first_total)  # never a sum of page sizes
+
+
+def test_no_pages_result_is_fully_empty() -> None:
+    assert stitch_pages([]) == StitchResult(False, (), None, False, False, 0, (Anomaly.NO_PAGES,))
+
+
+def test_exactly_the_cap_with_nothing_beyond_is_complete() -> None:
+    pages = [page(["a"]), page(["b"], has_more=False)]
+    result = stitch_pages(pages, page_cap=2)
+    assert result == StitchResult(True, ("a", "b"), 30, False, False, 2, ())
+
+
+def test_a_discarded_stitch_reports_page_one_in_full() -> None:
+    moved = stitch_pages([page(["a"], bound=30, has_more=False), page(["b"], bound=31)])
+    assert moved == StitchResult(False, ("a",), 30, True, True, 1, (Anomaly.TOTAL_CHANGED,))
+    single = stitch_pages([page(["a", "a"], has_more=False)])
+    assert single == StitchResult(
+        False, ("a", "a"), 30, False, False, 1, (Anomaly.OVERLAPPING_IDS,)
+    )
+
+
+def test_an_unaccounted_last_page_leaves_has_more_open() -> None:
+    result = stitch_pages([page(["a"], accounted=False)], page_cap=5)
+    assert result.has_more and not result.total_is_lower_bound
+    assert result.anomalies == (Anomaly.UNACCOUNTED_PAGE,)

@@ -50,3 +50,18 @@ def test_a_sample_narrowed_to_a_complete_page_walks_to_complete() -> None:
 def test_zero_after_narrowing_releases_then_clears() -> None:
     assert gate_step(GateState.NARROWED, GateEvent.NARROWED_ZERO).target is GateState.RELEASED
     assert gate_step(GateState.RELEASED, GateEvent.RELEASE).target is GateState.IDLE
+
+
+def test_the_table_is_built_from_its_rows_of_data() -> None:
+    from beacon.adjudication.subset_gate import LEGAL_ROWS
+
+    for row_id, source, event, target in LEGAL_ROWS:
+        assert gate_step(source, event) == GateRow(row_id, source, event, target, True)
+    for (source, event), name in NAMED_ILLEGAL.items():
+        assert gate_step(source, event) == GateRow(name, source, event, source, False)
+    listed = {(s, e) for _, s, e, _ in LEGAL_ROWS} | set(NAMED_ILLEGAL)
+    for row in GATE_TABLE:
+        if (row.source, row.event) not in listed:
+            assert row == GateRow(
+                f"{row.source}-{row.event}-illegal", row.source, row.event, row.source, False
+            )

@@ -1,0 +1,145 @@
+"""``scripted:<name>`` models: canned misbehaviours of real endpoints, for tests (SPEC §2.2).
+
+Each script misbehaves at one point of a turn and otherwise answers like
+``beacon-rules``, so a test sees exactly one fault: ``at="answer"`` bends only
+tool-free calls (the responder / finalization), ``at="plan"`` only tool-bearing
+ones, ``at="always"`` every call.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from stub_server.rules_model import Reply, _last_user, plan
+from stub_server.rules_narrator import narrate
+
+PREFIX = "scripted:"
+RULES = "beacon-rules"
+At = Literal["answer", "plan", "always"]
+
+# The measured shape (seed 003): a DeepSeek endpoint wrote its tool-call protocol
+# into ``choices[].delta.content`` with a ``stop`` finish and no structured calls.
+DSML_BLOCK = (
+    "<｜DSML｜function_calls>\n"
+    '<｜DSML｜invoke name="search_photos">\n'
+    '<｜DSML｜parameter name="query" string="true">missing hard hats</｜DSML｜parameter>\n'
+    "</｜DSML｜invoke>\n"
+    "</｜DSML｜function_calls>"
+)
+NARRATION_BEFORE_DSML = "Let me check the latest photos for you before answering.\n\n"
+OVERCLAIM = "I found 10 photos that match your question."
+DENIAL = (
+    "Access denied: your current licence tier does not include this data. "
+    "Ask your administrator to upgrade the plan to unlock it."
+)
+CONTENT_FILTER_TEXT = "I can't"
+# DeepSeek's own non-OpenAI finish reason: a real endpoint sends it, clients rarely expect it.
+UNKNOWN_FINISH = "insufficient_system_resource"
+
+
+@dataclass(frozen=True, slots=True)
+class HttpFailure:
+    status: int
+    type: str
+    code: str
+    message: str
+
+    def body(self) -> dict[str, Any]:
+        return {"error": {"message": self.message, "type": self.type, "code": self.code}}
+
+
+@dataclass(frozen=True, slots=True)
+class Script:
+    name: str
+    description: str
+    at: At
+    reply: Reply | None = None  # the canned answer, when not an HTTP failure or a stall
+    failure: HttpFailure | None = None
+    stall: bool = False
+    budget_exhaust: bool = False
+    overclaim: bool = False
+
+    def applies(self, has_tools: bool) -> bool:
+        return self.at == "always" or (self.at == "plan") == has_tools
+
+
+def _http(status: int, type_: str, code: str, message: str) -> Script:
+    failure = HttpFailure(status, type_, code, message)
+    return Script(f"http-{status}", f"every call answers HTTP {status}", "always", failure=failure)
+
+
+SCRIPTS: dict[str, Script] = {
+    s.name: s
+    for s in (
+        Script("dsml", "protocol markup as the answer", "answer", Reply(DSML_BLOCK)),
+        Script(
+            "narrated-dsml",
+            "a sentence, then a bare DSML block",
+            "answer",
+            Reply(NARRATION_BEFORE_DSML + DSML_BLOCK),
+        ),
+        Script("overclaims", "writes 'I found 10' itself", "answer", overclaim=True),
+        Script("empty", "an empty answer with a stop finish", "answer", Reply("")),
+        Script("restates-denial", "repeats a licence denial", "answer", Reply(DENIAL)),
+        Script(
+            "content-filter",
+            "cut by the provider's filter",
+            "answer",
+            Reply(CONTENT_FILTER_TEXT, finish="content_filter"),
+        ),
+        Script(
+            "unknown-finish",
+            "a finish reason outside the OpenAI set",
+            "answer",
+            Reply("The answer is", finish=UNKNOWN_FINISH),
+        ),
+        Script("stall", "sends headers, then nothing past the deadline", "answer", stall=True),
+        Script("budget-exhaust", "calls a tool every round", "plan", budget_exhaust=True),
+        _http(400, "invalid_request_error", "context_length_exceeded", "Prompt is too long."),
+        _http(401, "authentication_error", "invalid_api_key", "Authentication Fails."),
+        _http(402, "insufficient_quota", "insufficient_balance", "Insufficient Balance."),
+        _http(403, "permission_error", "permission_denied", "This key may not use this model."),
+        _http(422, "invalid_request_error", "invalid_parameters", "Invalid parameters."),
+        _http(429, "rate_limit_error", "rate_limit_exceeded", "Rate limit reached."),
+    )
+}
+
+
+def model_names() -> list[str]:
+    return [RULES, *(PREFIX + name for name in SCRIPTS)]
+
+
+def resolve(model: str) -> Script | None:
+    """``beacon-rules`` → None (no script); ``scripted:x`` → its script; else KeyError."""
+    if model == RULES:
+        return None
+    if model.startswith(PREFIX) and model[len(PREFIX) :] in SCRIPTS:
+        return SCRIPTS[model[len(PREFIX) :]]
+    raise KeyError(model)
+
+
+def _keep_calling(messages: list[dict[str, Any]], tool_names: set[str]) -> Reply:
+    user_index, _ = _last_user(messages)
+    rounds = sum(1 for m in messages[user_index + 1 :] if m.get("role") == "assistant") + 1
+    # Plan as if no tool had answered yet, so every round asks again.
+    calls = plan(messages[: user_index + 1], tool_names).tool_calls
+    if not calls and "list_projects" in tool_names:
+        calls = [{"type": "function", "function": {"name": "list_projects", "arguments": "{}"}}]
+    return Reply("", [{**call, "id": f"call_r{rounds}_{k}"} for k, call in enumerate(calls, 1)])
+
+
+def scripted_reply(script: Script, messages: list[dict[str, Any]], tool_names: set[str]) -> Reply:
+    """The canned reply where the script applies, ``beacon-rules`` elsewhere."""
+    has_tools = bool(tool_names)
+    if not script.applies(has_tools):
+        return plan(messages, tool_names) if has_tools else Reply(narrate(messages))
+    if script.budget_exhaust:
+        return _keep_calling(messages, tool_names)
+    if script.stall:
+        return Reply(narrate(messages))  # reached only if the caller waited out the stall
+    if script.overclaim:
+        # The number is written out, bypassing the count slot the anchors handed over.
+        return Reply(f"{OVERCLAIM} {narrate(messages)}")
+    assert script.reply is not None, script.name
+    return script.reply

@@ -1,0 +1,149 @@
+"""``list_annotations`` and ``search_documents``: filtered, paginated record lists.
+
+Both count exactly (a filter over typed fields, a keyword index over a small
+document set), so their envelopes carry ``total``; only ``search_photos``'s
+vector backend is a lower bound.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+from typing import Any, Literal, Self
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from stub_server.corpus import Annotation
+from stub_server.corpus_site import Document
+from stub_server.tools import Flags, ToolContext, ToolOutput, paged_output, paginate
+
+Category = Literal[
+    "fall protection", "ppe", "housekeeping", "electrical", "fire safety",
+    "finish", "alignment", "waterproofing",
+]  # fmt: skip
+Status = Literal["open", "closed", "in_review"]
+_ANNOTATION_COLUMNS = [
+    "id", "title", "kind", "category", "status", "company", "level_number", "created_at",
+]  # fmt: skip
+_DOCUMENT_COLUMNS = ["id", "kind", "number", "title", "status", "level_number", "issued_on"]
+_WORD = re.compile(r"[a-z0-9]+")
+
+
+class PagedArgs(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    project_id: str | None = Field(
+        default=None, min_length=1, max_length=100, description="Project id (see list_projects)."
+    )
+    limit: int = Field(default=25, ge=1, le=100, description="Page size.")
+    cursor: str | None = Field(
+        default=None, min_length=1, max_length=2000, description="From a previous page's cursor."
+    )
+
+    def scope(self, project_id: str) -> dict[str, Any]:
+        """The filters a cursor is bound to (everything but the page controls)."""
+        fields = self.model_dump(exclude={"limit", "cursor", "project_id"}, mode="json")
+        return {"project_id": project_id, **fields}
+
+
+class ListAnnotationsArgs(PagedArgs):
+    level_number: int | None = Field(default=None, ge=1, le=200)
+    status: Status | None = None
+    category: Category | None = None
+    kind: Literal["safety", "quality"] | None = None
+    company: str | None = Field(default=None, min_length=1, max_length=100)
+    date_from: str | None = Field(
+        default=None, pattern=r"^\d{4}-\d{2}-\d{2}$", description="Inclusive, YYYY-MM-DD."
+    )
+    date_to: str | None = Field(
+        default=None, pattern=r"^\d{4}-\d{2}-\d{2}$", description="Inclusive, YYYY-MM-DD."
+    )
+
+    @field_validator("date_from", "date_to")
+    @classmethod
+    def _real_date(cls, value: str | None) -> str | None:
+        if value is not None:
+            date.fromisoformat(value)  # "2026-02-30" fails here, naming the field
+        return value
+
+    @model_validator(mode="after")
+    def _ordered(self) -> Self:
+        if self.date_from and self.date_to and self.date_from > self.date_to:
+            raise ValueError("date_from must not be after date_to")
+        return self
+
+
+class SearchDocumentsArgs(PagedArgs):
+    query: str = Field(min_length=1, max_length=500, description="Words to find in specs/RFIs.")
+    kind: Literal["spec", "rfi"] | None = None
+
+
+def _annotation_item(annotation: Annotation) -> dict[str, Any]:
+    return {
+        "id": annotation.id,
+        "title": annotation.title,
+        "kind": annotation.kind,
+        "category": annotation.category,
+        "status": annotation.status,
+        "company": annotation.company,
+        "level_number": annotation.level_number,
+        "capture_id": annotation.capture_id,
+        "created_at": annotation.created_at,
+    }
+
+
+def _keeps(a: Annotation, args: ListAnnotationsArgs, project_id: str) -> bool:
+    return (
+        a.project_id == project_id
+        and args.level_number in (None, a.level_number)
+        and args.status in (None, a.status)
+        and args.category in (None, a.category)
+        and args.kind in (None, a.kind)
+        and (args.company is None or args.company.lower() == a.company.lower())
+        and (args.date_from is None or a.created_at >= args.date_from)
+        and (args.date_to is None or a.created_at <= args.date_to)
+    )
+
+
+def list_annotations(ctx: ToolContext, args: ListAnnotationsArgs, flags: Flags) -> ToolOutput:
+    project = ctx.project(args.project_id)
+    rows = [
+        _annotation_item(a)
+        for a in ctx.corpus.annotations
+        if not flags.zero_hits and _keeps(a, args, project.id)
+    ]
+    page = paginate("annotations", args.scope(project.id), rows, args.limit, args.cursor)
+    return paged_output("rows", f"Annotations in {project.name}", page, _ANNOTATION_COLUMNS)
+
+
+def _document_item(document: Document, score: int) -> dict[str, Any]:
+    return {
+        "id": document.id,
+        "kind": document.kind,
+        "number": document.number,
+        "title": document.title,
+        "summary": document.summary,
+        "status": document.status,
+        "discipline": document.discipline,
+        "level_number": document.level_number,
+        "issued_on": document.issued_on,
+        "score": score,
+    }
+
+
+def search_documents(ctx: ToolContext, args: SearchDocumentsArgs, flags: Flags) -> ToolOutput:
+    project = ctx.project(args.project_id)
+    wanted = set(_WORD.findall(args.query.lower()))
+    scored: list[tuple[int, Document]] = []
+    for document in ctx.corpus.documents:
+        if document.project_id != project.id or args.kind not in (None, document.kind):
+            continue
+        words = set(_WORD.findall(f"{document.number} {document.title} {document.summary}".lower()))
+        score = len(wanted & words)
+        if score and not flags.zero_hits:
+            scored.append((score, document))
+    scored.sort(key=lambda pair: (-pair[0], pair[1].id))
+    rows = [_document_item(document, score) for score, document in scored]
+    page = paginate("documents", args.scope(project.id), rows, args.limit, args.cursor)
+    lead = f'Documents matching "{args.query}" in {project.name}'
+    return paged_output("search", lead, page, _DOCUMENT_COLUMNS)
