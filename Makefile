@@ -5,8 +5,11 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 CHROMIUM := /usr/bin/chromium
 PYTEST_ARGS ?=
+# The verdicts are the product's claim: every branch of them must be exercised.
+COVERAGE_ARGS ?= --cov=beacon.adjudication --cov-branch --cov-report=term-missing:skip-covered \
+	--cov-fail-under=100
 
-.PHONY: setup chromium node demo test lint typecheck pytest conformance clean
+.PHONY: setup chromium node demo test lint typecheck pytest conformance mutation clean
 
 $(PY):
 	python3 -m venv $(VENV)
@@ -42,7 +45,7 @@ typecheck: $(STAMP)
 # reported as such, never passed through as some other tool's exit code.
 pytest: setup
 	@mkdir -p reports; \
-	$(PY) -m pytest -n 2 --junitxml=reports/junit.xml $(PYTEST_ARGS); rc=$$?; \
+	$(PY) -m pytest -n 2 --junitxml=reports/junit.xml $(COVERAGE_ARGS) $(PYTEST_ARGS); rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "pytest collected no tests: the suite is broken" >&2; exit 1; fi; \
 	exit $$rc
 
@@ -51,6 +54,13 @@ test: lint typecheck pytest
 # The MCP project's own conformance suite against the installed stub (~4 s).
 conformance: setup
 	$(PY) -m pytest -q -p no:cacheprovider suites/contract/test_conformance.py
+
+# Mutation testing of the verdicts (mutmut; ~1 min, not part of CI): prints the kill rate
+# and fails under 90 %.
+mutation: setup
+	rm -rf mutants
+	$(VENV)/bin/mutmut run --max-children 2 >/dev/null
+	@$(PY) -m harness.mutation_score --floor 90
 
 clean:
 	rm -rf $(VENV) reports/junit.xml reports/screenshots

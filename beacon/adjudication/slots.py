@@ -51,9 +51,15 @@ class AuditEntry:
 
 
 def format_number(value: int | float, locale: Locale) -> str:
-    if isinstance(value, float) and not value.is_integer():
-        return f"{value:,.2f}".replace(",", _GROUPING.get(locale, ","))
-    return f"{int(value):,}".replace(",", _GROUPING.get(locale, ","))
+    grouped = (
+        f"{value:,.2f}"
+        if isinstance(value, float) and not value.is_integer()
+        else (f"{int(value):,}")
+    )
+    if _GROUPING.get(locale, ",") == ".":
+        # 1,234.50 → 1.234,50: the grouping and decimal marks trade places.
+        return grouped.translate(str.maketrans(",.", ".,"))
+    return grouped
 
 
 def render_slot(kind: str, slot: SlotValue, locale: Locale) -> str | None:

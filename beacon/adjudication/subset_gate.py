@@ -81,7 +81,7 @@ NAMED_ILLEGAL: dict[tuple[GateState, GateEvent], str] = {
 }
 
 
-def _table() -> tuple[GateRow, ...]:
+def build_table() -> tuple[GateRow, ...]:
     legal = {(src, ev): (row_id, dst) for row_id, src, ev, dst in LEGAL_ROWS}
     rows = []
     for state in GateState:
@@ -95,7 +95,7 @@ def _table() -> tuple[GateRow, ...]:
     return tuple(rows)
 
 
-GATE_TABLE: tuple[GateRow, ...] = _table()
+GATE_TABLE: tuple[GateRow, ...] = build_table()
 _INDEX = {(row.source, row.event): row for row in GATE_TABLE}
 
 

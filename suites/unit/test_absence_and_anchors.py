@@ -144,6 +144,13 @@ def v(grade: Grade, value: int | None, basis: Basis = Basis.TOTAL) -> CountVerdi
         ),
         pytest.param(v(Grade.SHOWN, 10), None, 10, [AnchorKind.SHOWN_SUBSET], id="shown-only"),
         pytest.param(
+            v(Grade.EXACT, 5),
+            None,
+            1,
+            [AnchorKind.EXACT_COUNT, AnchorKind.SHOWN_SUBSET],
+            id="one-card-is-a-shown-subset",
+        ),
+        pytest.param(
             v(Grade.UNKNOWN, None), None, 0, [AnchorKind.UNKNOWN_COUNT], id="unknown-count"
         ),
         pytest.param(
@@ -158,7 +165,10 @@ def v(grade: Grade, value: int | None, basis: Basis = Basis.TOTAL) -> CountVerdi
 def test_a_call_earns_anchors_by_its_verdicts(
     verdict: CountVerdict, absence: AbsenceVerdict | None, shown: int, kinds: list[AnchorKind]
 ) -> None:
-    assert [a.kind for a in call_anchors("c1", "findings", verdict, absence, shown=shown)] == kinds
+    anchors = call_anchors("c1", "findings", verdict, absence, shown=shown)
+    assert [a.kind for a in anchors] == kinds
+    assert all(a.slot == "c1" for a in anchors)
+    assert all(a.facts.get("subject", "findings") == "findings" for a in anchors)
 
 
 @pytest.mark.parametrize(
@@ -178,7 +188,7 @@ def test_a_call_earns_anchors_by_its_verdicts(
 )
 def test_an_absence_earns_the_anchor_of_its_cause(facts: CallFacts, kind: AnchorKind) -> None:
     anchors = call_anchors("c1", "x", v(Grade.EXACT, 3), absence_cause(facts), shown=3)
-    assert [a.kind for a in anchors] == [kind]
+    assert [(a.kind, a.slot) for a in anchors] == [(kind, "c1")]
 
 
 def test_the_other_builders_cover_every_kind() -> None:

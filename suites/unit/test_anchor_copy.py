@@ -6,6 +6,7 @@ changes what the model is told, so each one is pinned here on purpose.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -15,7 +16,7 @@ from beacon.adjudication.absence import AbsenceCause, AbsenceVerdict, Recovery
 
 ROWS: list[Any] = [
     pytest.param(
-        build.exact_count("c1", "open findings"),
+        lambda: build.exact_count("c1", "open findings"),
         {
             "kind": "exact_count",
             "slot": "c1",
@@ -26,7 +27,7 @@ ROWS: list[Any] = [
         id="exact-count",
     ),
     pytest.param(
-        build.lower_bound("c2", "photos"),
+        lambda: build.lower_bound("c2", "photos"),
         {
             "kind": "lower_bound",
             "slot": "c2",
@@ -37,7 +38,7 @@ ROWS: list[Any] = [
         id="lower-bound",
     ),
     pytest.param(
-        build.shown_subset("c3"),
+        lambda: build.shown_subset("c3"),
         {
             "kind": "shown_subset",
             "slot": "c3",
@@ -48,7 +49,7 @@ ROWS: list[Any] = [
         id="shown-subset",
     ),
     pytest.param(
-        build.unknown_count("c4", "photos"),
+        lambda: build.unknown_count("c4", "photos"),
         {
             "kind": "unknown_count",
             "slot": "c4",
@@ -59,7 +60,7 @@ ROWS: list[Any] = [
         id="unknown-count",
     ),
     pytest.param(
-        build.empty_with_standing("c5", "clashes"),
+        lambda: build.empty_with_standing("c5", "clashes"),
         {
             "kind": "empty_with_standing",
             "slot": "c5",
@@ -70,7 +71,7 @@ ROWS: list[Any] = [
         id="empty-with-standing",
     ),
     pytest.param(
-        build.in_band_failure("c6", "search_photos"),
+        lambda: build.in_band_failure("c6", "search_photos"),
         {
             "kind": "in_band_failure",
             "slot": "c6",
@@ -81,7 +82,7 @@ ROWS: list[Any] = [
         id="in-band-failure",
     ),
     pytest.param(
-        build.narrowing_released(),
+        lambda: build.narrowing_released(),
         {
             "kind": "narrowing_released",
             "slot": None,
@@ -90,7 +91,7 @@ ROWS: list[Any] = [
         id="narrowing-released",
     ),
     pytest.param(
-        build.stitch_discarded("c7", ["total_changed"]),
+        lambda: build.stitch_discarded("c7", ["total_changed"]),
         {
             "kind": "stitch_discarded",
             "slot": "c7",
@@ -101,7 +102,7 @@ ROWS: list[Any] = [
         id="stitch-discarded",
     ),
     pytest.param(
-        build.counter_question(["level"], None),
+        lambda: build.counter_question(["level"], None),
         {
             "kind": "counter_question",
             "slot": None,
@@ -112,7 +113,7 @@ ROWS: list[Any] = [
         id="counter-question-one-way",
     ),
     pytest.param(
-        build.counter_question(["level", "status"], "level"),
+        lambda: build.counter_question(["level", "status"], "level"),
         {
             "kind": "counter_question",
             "slot": None,
@@ -124,7 +125,7 @@ ROWS: list[Any] = [
         id="counter-question-options",
     ),
     pytest.param(
-        build.view_list_truncated("v1"),
+        lambda: build.view_list_truncated("v1"),
         {
             "kind": "view_list_truncated",
             "slot": "v1",
@@ -211,8 +212,11 @@ ABSENCE_ROWS: list[Any] = [
 
 
 @pytest.mark.parametrize(("anchor", "record"), ROWS)
-def test_each_builder_says_exactly_this(anchor: build.Anchor, record: dict[str, Any]) -> None:
-    assert anchor.record() == record
+def test_each_builder_says_exactly_this(
+    anchor: Callable[[], build.Anchor], record: dict[str, Any]
+) -> None:
+    # Built inside the test, not at collection, so a mutated builder is what runs.
+    assert anchor().record() == record
 
 
 @pytest.mark.parametrize(("verdict", "record"), ABSENCE_ROWS)

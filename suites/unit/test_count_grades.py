@@ -40,6 +40,13 @@ def rows(total: int, has_more: bool, returned: int = 10) -> dict[str, Any]:
     }
 
 
+REASONS = {
+    Basis.TOTAL: "total below the cap",
+    Basis.SATURATED: "total reached the row cap 3000: rows beyond it may exist",
+    Basis.UPSTREAM_BOUND: "the upstream reports only a lower bound",
+    Basis.AGGREGATE: "single-value aggregate",
+    Basis.NO_ACCOUNTING: "no accounting: no number may be uttered",
+}
 AGG = {"function": "COUNT", "column": "count", "value": 7961}
 SEARCH = {
     "result_kind": "search",
@@ -120,7 +127,7 @@ def test_grade_follows_the_table(
     verdict = grade_count(result(envelope))
     assert (verdict.grade, verdict.value, verdict.has_more) == (grade, value, has_more)
     assert (verdict.returned, verdict.basis) == (returned, basis)
-    assert isinstance(verdict.reason, str) and verdict.reason
+    assert verdict.reason == REASONS[basis]
 
 
 def test_the_sentinel_is_configuration_not_a_constant() -> None:
@@ -167,6 +174,7 @@ def test_structured_content_alone_is_read() -> None:
         pytest.param({}, 3000, id="default"),
         pytest.param({"BEACON_ROW_CAP_SENTINEL": "5000"}, 5000, id="override"),
         pytest.param({"BEACON_ROW_CAP_SENTINEL": "0"}, 3000, id="zero-is-refused"),
+        pytest.param({"BEACON_ROW_CAP_SENTINEL": "1"}, 1, id="one-is-a-cap"),
         pytest.param({"BEACON_ROW_CAP_SENTINEL": "lots"}, 3000, id="garbage-is-refused"),
     ],
 )
@@ -178,7 +186,8 @@ def test_an_aggregate_without_a_value_is_unknown() -> None:
     envelope = {**rows(1, False, 1), "aggregate": {"function": "AVG", "column": "x", "value": None}}
     verdict = grade_count(result(envelope))
     assert (verdict.grade, verdict.value, verdict.has_more) == (Grade.UNKNOWN, None, False)
-    assert (verdict.returned, verdict.basis) == (0, Basis.AGGREGATE) and verdict.reason
+    assert (verdict.returned, verdict.basis) == (0, Basis.AGGREGATE)
+    assert verdict.reason == "aggregate without a value"
 
 
 @pytest.mark.parametrize(
@@ -260,3 +269,8 @@ def test_the_record_carries_every_envelope_field() -> None:
         aggregate=AggregateValue("MAX", 9),
         source="structured",
     )
+
+
+def test_the_sentinel_defaults_to_the_process_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("BEACON_ROW_CAP_SENTINEL", "4500")
+    assert sentinel_from_env() == 4500

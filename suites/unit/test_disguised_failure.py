@@ -225,3 +225,11 @@ def test_the_fingerprint_names_shape_only() -> None:
     )
     bare = fingerprint({"content": [{"text": "x"}], "structuredContent": "s"})
     assert bare == Fingerprint(1, ("?",), (), (), False)
+
+
+def test_a_query_ran_line_clears_even_after_leading_whitespace() -> None:
+    assert not is_in_band_failure("query_data", text("\n  Query executed successfully.\nRows: 0"))
+
+
+def test_a_non_result_has_the_empty_fingerprint() -> None:
+    assert fingerprint(None) == Fingerprint(0, (), (), (), False)

@@ -84,6 +84,13 @@ def verdict(grade: Grade, value: int | None, has_more: bool = False) -> CountVer
             id="bound-equal-to-the-page-promotes",
         ),
         pytest.param(
+            verdict(Grade.SHOWN, 5),
+            PageShape(True, 1, False, 7),
+            Grade.EXACT,
+            7,
+            id="the-promoted-value-is-what-the-page-returned",
+        ),
+        pytest.param(
             verdict(Grade.LOWER_BOUND, 40),
             PageShape(True, 1, False, 7),
             Grade.LOWER_BOUND,
@@ -140,7 +147,8 @@ def test_promotion_needs_one_narrowed_page_with_nothing_beyond(
     after = promote_complete(before, shape)
     assert (after.grade, after.value) == (grade, value)
     if after is not before:
-        assert after.basis is Basis.NARROWED_PAGE and after.reason
+        assert after.basis is Basis.NARROWED_PAGE
+        assert after.reason == "narrowed scope returned one page with nothing beyond it"
         assert (after.has_more, after.returned) == (before.has_more, before.returned)
 
 

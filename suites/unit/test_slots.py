@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from beacon.adjudication import AuditEntry, Grade, SlotStream, SlotValue, render_narration
-from beacon.adjudication.slots import render_slot
+from beacon.adjudication.slots import format_number, render_slot
 
 SLOTS = {
     "c1": SlotValue(Grade.LOWER_BOUND, 3000, 10),
@@ -131,3 +131,38 @@ def test_a_shown_slot_renders_even_when_the_population_is_unknown() -> None:
     slots = {"s": SlotValue(Grade.SHOWN, None, 1200)}
     assert render_narration("These {{shown:s}} cards.", slots, "de")[0] == "These 1.200 cards."
     assert render_narration("All {{count:s}}.", slots)[0] == ""
+
+
+@pytest.mark.parametrize(
+    ("value", "locale", "shown"),
+    [
+        pytest.param(1234.5, "en", "1,234.50", id="en-decimal"),
+        pytest.param(1234.5, "de", "1.234,50", id="de-decimal-marks-trade-places"),
+        pytest.param(1234.0, "es", "1.234", id="whole-float-is-an-integer"),
+        pytest.param(1234.5, "xx", "1,234.50", id="unknown-locale-groups-like-en"),
+    ],
+)
+def test_numbers_are_formatted_per_locale(value: float, locale: str, shown: str) -> None:
+    assert format_number(value, locale) == shown
+
+
+def test_an_unknown_grade_is_never_a_bypass_even_with_a_value() -> None:
+    assert render_narration("I saw 77 of them.", {"u": SlotValue(Grade.UNKNOWN, 77, 0)})[1] == []
+
+
+def test_a_numeral_glued_to_a_slot_is_still_audited() -> None:
+    _, audit = render_narration("{{count:c1}}42 of them.", SLOTS)
+    assert [a.slot for a in audit] == ["c2"]
+
+
+def test_the_stream_keeps_its_locale_and_empties_on_flush() -> None:
+    stream = SlotStream(SLOTS, "de")
+    assert stream.feed("A {{count:c1}}. ") == ""
+    assert stream.feed("B") == "A mindestens 3.000. "
+    assert stream.flush() == "B" and stream.flush() == ""
+
+
+def test_a_boundary_at_the_end_of_the_buffer_waits_for_more_whitespace() -> None:
+    stream = SlotStream(SLOTS)
+    out = stream.feed("{{count:c3}}. ") + stream.feed("\n") + stream.flush()
+    assert out == render_narration("{{count:c3}}. \n", SLOTS)[0] == ""

@@ -198,3 +198,8 @@ def test_an_unaccounted_last_page_leaves_has_more_open() -> None:
     result = stitch_pages([page(["a"], accounted=False)], page_cap=5)
     assert result.has_more and not result.total_is_lower_bound
     assert result.anomalies == (Anomaly.UNACCOUNTED_PAGE,)
+
+
+def test_an_id_repeated_two_pages_later_is_an_overlap() -> None:
+    pages = [page(["a"]), page(["b"]), page(["a"], has_more=False)]
+    assert stitch_pages(pages).anomalies == (Anomaly.OVERLAPPING_IDS,)

@@ -53,15 +53,15 @@ def test_zero_after_narrowing_releases_then_clears() -> None:
 
 
 def test_the_table_is_built_from_its_rows_of_data() -> None:
-    from beacon.adjudication.subset_gate import LEGAL_ROWS
+    from beacon.adjudication.subset_gate import LEGAL_ROWS, build_table
 
+    built = {(row.source, row.event): row for row in build_table()}
+    assert len(built) == len(GateState) * len(GateEvent)
     for row_id, source, event, target in LEGAL_ROWS:
-        assert gate_step(source, event) == GateRow(row_id, source, event, target, True)
+        assert built[(source, event)] == GateRow(row_id, source, event, target, True)
     for (source, event), name in NAMED_ILLEGAL.items():
-        assert gate_step(source, event) == GateRow(name, source, event, source, False)
+        assert built[(source, event)] == GateRow(name, source, event, source, False)
     listed = {(s, e) for _, s, e, _ in LEGAL_ROWS} | set(NAMED_ILLEGAL)
-    for row in GATE_TABLE:
-        if (row.source, row.event) not in listed:
-            assert row == GateRow(
-                f"{row.source}-{row.event}-illegal", row.source, row.event, row.source, False
-            )
+    for (source, event), row in built.items():
+        if (source, event) not in listed:
+            assert row == GateRow(f"{source}-{event}-illegal", source, event, source, False)
