@@ -55,6 +55,9 @@ from stub_server.tools_site import (
 
 CURRENT_SCENARIO: ContextVar[Scenario | None] = ContextVar("beacon_stub_scenario", default=None)
 CURRENT_SUBJECT: ContextVar[str | None] = ContextVar("beacon_stub_subject", default=None)
+# The chat server names the turn on every request, so tests count calls per turn.
+TURN_HEADER = "X-Beacon-Turn"
+CURRENT_TURN: ContextVar[str | None] = ContextVar("beacon_stub_turn", default=None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +95,7 @@ class RequestLog:
                     "arguments": arguments,
                     "scenario": scenario,
                     "sub": sub,
+                    "turn": CURRENT_TURN.get(),
                 }
             )
 

@@ -58,6 +58,39 @@ class ChatRequest(BaseModel):
     stream_options: StreamOptions | None = None
 
 
+class RequestLog:
+    """Every physical completion request, in order (``GET /dev/requests``)."""
+
+    def __init__(self) -> None:
+        self._entries: list[dict[str, Any]] = []
+
+    def record(
+        self, request: ChatRequest, model: str, scenario: str | None, turn: str | None
+    ) -> dict[str, Any]:
+        entry = {
+            "seq": len(self._entries) + 1,
+            "model": model,
+            "requested_model": request.model,
+            "scenario": scenario,
+            "turn": turn,
+            "tools": bool(request.tools),
+            "messages": len(request.messages),
+            "roles": [m.role for m in request.messages],
+            "bytes": len(request.model_dump_json().encode()),
+        }
+        self._entries.append(entry)
+        return entry
+
+    def answer_calls(self, turn: str | None) -> int:
+        return sum(1 for e in self._entries if turn and e["turn"] == turn and not e["tools"])
+
+    def entries(self) -> list[dict[str, Any]]:
+        return list(self._entries)
+
+    def clear(self) -> None:
+        self._entries.clear()
+
+
 def _openai_error(
     status: int, code: str, message: str, type_: str = "invalid_request_error"
 ) -> JSONResponse:
@@ -134,6 +167,15 @@ async def _chunks(request: ChatRequest, reply: Reply, stall_s: float) -> AsyncIt
 def create_app(*, stall_s: float | None = None) -> FastAPI:
     app = FastAPI(title="Beacon stub LLM")
     stall_for = stall_seconds() if stall_s is None else stall_s
+    log = RequestLog()
+
+    @app.get("/dev/requests")
+    async def requests_made() -> dict[str, Any]:
+        return {"requests": log.entries()}
+
+    @app.delete("/dev/requests", status_code=204)
+    async def forget_requests() -> None:
+        log.clear()
 
     @app.get("/healthz")
     async def healthz() -> dict[str, bool]:
@@ -154,6 +196,7 @@ def create_app(*, stall_s: float | None = None) -> FastAPI:
         request: ChatRequest,
         authorization: str | None = Header(default=None),
         x_beacon_scenario: str | None = Header(default=None),
+        x_beacon_turn: str | None = Header(default=None),
     ) -> Any:
         if not (authorization or "").lower().startswith("bearer "):
             return _openai_error(401, "invalid_api_key", "missing bearer API key")
@@ -169,6 +212,10 @@ def create_app(*, stall_s: float | None = None) -> FastAPI:
             script = resolve(model)
         except KeyError:
             return _openai_error(404, "model_not_found", f"model {model!r} does not exist")
+        earlier_answers = log.answer_calls(x_beacon_turn)
+        log.record(request, model, x_beacon_scenario, x_beacon_turn)
+        if script is not None and script.once and not request.tools and earlier_answers:
+            script = None  # the turn's repair: answer like beacon-rules
         if script is not None and script.failure is not None:
             failure = script.failure
             return _openai_error(failure.status, failure.code, failure.message, failure.type)

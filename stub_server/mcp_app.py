@@ -24,10 +24,16 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from stub_server.catalog import CURRENT_SCENARIO, CURRENT_SUBJECT, StubTools
+from stub_server.catalog import (
+    CURRENT_SCENARIO,
+    CURRENT_SUBJECT,
+    CURRENT_TURN,
+    TURN_HEADER,
+    StubTools,
+)
 from stub_server.corpus import build_corpus
 from stub_server.dev_routes import dev_routes
-from stub_server.scenarios import InvalidScenario, UnknownScenario, load_scenario
+from stub_server.scenarios import InvalidScenario, Scenario, UnknownScenario, load_scenario
 from stub_server.tokens import InvalidToken, TokenIssuer
 from stub_server.tools import StubSettings, ToolContext
 
@@ -84,9 +90,10 @@ async def _buffered(receive: Receive) -> tuple[bytes, Receive]:
 class McpGate:
     """Bearer check, then scenario selection, then the MCP transport."""
 
-    def __init__(self, app: ASGIApp, issuer: TokenIssuer) -> None:
+    def __init__(self, app: ASGIApp, issuer: TokenIssuer, default: Scenario) -> None:
         self._app = app
         self._issuer = issuer
+        self._default = default
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -123,6 +130,15 @@ class McpGate:
                 body = {"error": "invalid_scenario", "scenario": name, "message": str(exc)}
                 await JSONResponse(body, 500)(scope, receive, send)
                 return
+        active = CURRENT_SCENARIO.get() or self._default
+        if active.extra.get("refuse_bearer") is True:
+            # A deployment that revoked every session: a transport 401, no JSON-RPC.
+            body = {"error": "invalid_token", "reason": "revoked"}
+            refusal = {"WWW-Authenticate": 'Bearer realm="beacon-stub", error="invalid_token"'}
+            await JSONResponse(body, 401, headers=refusal)(scope, receive, send)
+            if scenario_token is not None:
+                CURRENT_SCENARIO.reset(scenario_token)
+            return
         if scope["method"] == "POST":
             raw, receive = await _buffered(receive)
             if _invalid_request(raw):
@@ -131,9 +147,11 @@ class McpGate:
                 await JSONResponse(reply, 400)(scope, receive, send)
                 return
         subject_token = CURRENT_SUBJECT.set(claims.sub)
+        turn_token = CURRENT_TURN.set(headers.get(TURN_HEADER))
         try:
             await self._app(scope, receive, send)
         finally:
+            CURRENT_TURN.reset(turn_token)
             CURRENT_SUBJECT.reset(subject_token)
             if scenario_token is not None:
                 CURRENT_SCENARIO.reset(scenario_token)
@@ -147,7 +165,8 @@ def create_app(
         json_mode = os.environ.get(JSON_MODE_ENV, "") == "1"
     settings = StubSettings.from_env()
     ctx = ToolContext(build_corpus(), settings, public_origin.rstrip("/"))
-    tools = StubTools(ctx, load_scenario(scenario))
+    default_scenario = load_scenario(scenario)
+    tools = StubTools(ctx, default_scenario)
     issuer = TokenIssuer()
     server: Server[object] = Server(
         SERVER_NAME,
@@ -172,7 +191,7 @@ def create_app(
             yield
 
     routes = [
-        Route("/mcp", McpGate(StreamableHTTPASGIApp(manager), issuer)),
+        Route("/mcp", McpGate(StreamableHTTPASGIApp(manager), issuer, default_scenario)),
         *dev_routes(tools, issuer),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)

@@ -59,6 +59,7 @@ class Script:
     stall: bool = False
     budget_exhaust: bool = False
     overclaim: bool = False
+    once: bool = False  # misbehave on the turn's first answer call only (a repair then works)
 
     def applies(self, has_tools: bool) -> bool:
         return self.at == "always" or (self.at == "plan") == has_tools
@@ -73,6 +74,13 @@ SCRIPTS: dict[str, Script] = {
     s.name: s
     for s in (
         Script("dsml", "protocol markup as the answer", "answer", Reply(DSML_BLOCK)),
+        Script(
+            "dsml-once",
+            "protocol markup, then a good repair",
+            "answer",
+            Reply(DSML_BLOCK),
+            once=True,
+        ),
         Script(
             "narrated-dsml",
             "a sentence, then a bare DSML block",

@@ -26,6 +26,7 @@ from beacon.adjudication.counts import (
 from beacon.adjudication.emptiness import Emptiness, result_emptiness
 from beacon.adjudication.errors import AdjudicationError
 from beacon.adjudication.failure import Fingerprint, fingerprint, is_in_band_failure
+from beacon.adjudication.markup import MARKUP_WINDOW, starts_with_protocol_markup
 from beacon.adjudication.narrowing import (
     PageShape,
     apply_scope,
@@ -45,6 +46,7 @@ from beacon.adjudication.subset_gate import GATE_TABLE, GateEvent, GateState, ga
 __all__ = [
     "DEFAULT_SENTINEL",
     "GATE_TABLE",
+    "MARKUP_WINDOW",
     "AbsenceCause",
     "AbsenceVerdict",
     "AccountingRecord",
@@ -80,6 +82,7 @@ __all__ = [
     "render_narration",
     "result_emptiness",
     "sentinel_from_env",
+    "starts_with_protocol_markup",
     "stitch_pages",
     "wants_aggregate",
 ]

@@ -11,11 +11,14 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
+
+from beacon.store.crypto import new_key_slot
 
 HOST = "127.0.0.1"
 READY_DEADLINE_S = 45.0
@@ -70,6 +73,8 @@ def wait_healthy(url: str, proc: subprocess.Popen[bytes], stop: threading.Event)
 class DevStack:
     def __init__(self, scenario: str, chat_port: int = 0) -> None:
         self.scenario = scenario
+        # Dev data lives and dies with the stack: a fresh database and key per run.
+        self._data = tempfile.TemporaryDirectory(prefix="beacon-up-")
         ports = (chat_port or free_port(), free_port(), free_port())
         self.urls = Urls(
             chat=f"http://{HOST}:{ports[0]}",
@@ -89,15 +94,19 @@ class DevStack:
         chat_port, mcp_port, llm_port = self._ports
         mcp = self._spawn("stub-mcp", "--port", str(mcp_port), "--scenario", self.scenario)
         llm = self._spawn("stub-llm", "--port", str(llm_port))
-        chat = self._spawn(
-            "serve",
-            "--port",
-            str(chat_port),
-            env={"BEACON_MCP_URL": self.urls.mcp, "BEACON_LLM_BASE_URL": self.urls.llm},
-        )
+        chat = self._spawn("serve", "--port", str(chat_port), env=self.chat_env())
         wait_healthy(f"{self.urls.mcp_origin}/healthz", mcp, self.stop)
         wait_healthy(self.urls.llm.removesuffix("/v1") + "/healthz", llm, self.stop)
         wait_healthy(f"{self.urls.chat}/healthz", chat, self.stop)
+
+    def chat_env(self) -> dict[str, str]:
+        return {
+            "BEACON_MCP_URL": self.urls.mcp,
+            "BEACON_LLM_BASE_URL": self.urls.llm,
+            "BEACON_JWKS": f"{self.urls.mcp_origin}/.well-known/jwks.json",
+            "BEACON_DB": str(Path(self._data.name) / "beacon.sqlite3"),
+            "BEACON_KEYS": os.environ.get("BEACON_KEYS") or new_key_slot("dev1"),
+        }
 
     def any_exited(self) -> bool:
         return any(p.poll() is not None for p in self.procs)
@@ -113,6 +122,7 @@ class DevStack:
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait(timeout=5)
+        self._data.cleanup()
 
 
 def print_urls(urls: Urls) -> None:

@@ -18,6 +18,8 @@ from beacon.llm.errors import LlmProtocolError, LlmRefused, LlmUnavailable
 
 REFUSAL_STATUSES = frozenset({400, 401, 402, 403, 422, 429})
 SCENARIO_HEADER = "X-Beacon-Scenario"
+# Lets a stub attribute each physical request to its turn (tests count them).
+TURN_HEADER = "X-Beacon-Turn"
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +96,7 @@ async def stream_completion(
     *,
     tools: list[dict[str, Any]] | None,
     scenario: str | None = None,
+    turn_id: str | None = None,
 ) -> AsyncIterator[TextDelta | Completion]:
     """Yields text as it arrives, then exactly one ``Completion``."""
     body: dict[str, Any] = {"model": config.model, "messages": messages, "stream": True}
@@ -102,6 +105,8 @@ async def stream_completion(
     headers = {"Authorization": f"Bearer {config.api_key}"}
     if scenario:
         headers[SCENARIO_HEADER] = scenario
+    if turn_id:
+        headers[TURN_HEADER] = turn_id
     url = config.base_url.rstrip("/") + "/chat/completions"
     partials: dict[int, _PartialCall] = {}
     content: list[str] = []

@@ -58,6 +58,7 @@ class Evidence:
     bytes: int
     returned: int | None
     absence: AbsenceVerdict | None
+    denied: bool = False
 
     @property
     def counted(self) -> bool:
@@ -100,8 +101,30 @@ def adjudicate(
     )
 
 
+def denied_evidence(tool: str, arguments: dict[str, Any], *, call_id: str, slot: str) -> Evidence:
+    """A call the caller may not make: blocked before dispatch, so no data exists."""
+    facts = CallFacts("unknown", denied=True)
+    return Evidence(
+        call_id=call_id,
+        tool=tool,
+        arguments=arguments,
+        slot=slot,
+        failed=False,
+        verdict=grade_accounting(None, sentinel=1),
+        emptiness="unknown",
+        citations=(),
+        bytes=0,
+        returned=None,
+        absence=absence_cause(facts),
+        denied=True,
+    )
+
+
 def digest(evidence: Evidence, result: dict[str, Any]) -> dict[str, Any]:
     """What the model reads about one call: compact, count-free, untrusted data."""
+    if evidence.denied:
+        # Neutral on purpose: the model input carries no access vocabulary.
+        return {"call_id": evidence.call_id, "tool": evidence.tool, "status": "unavailable"}
     if evidence.failed:
         return {"call_id": evidence.call_id, "tool": evidence.tool, "status": "failed"}
     records = [

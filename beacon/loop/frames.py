@@ -6,11 +6,13 @@ panel cannot read never leaves the server.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any
 
 from pydantic import BaseModel
 
+from beacon.loop.frame_table import TurnState, frame_step
 from beacon.wire import frames as wire
 
 _MODELS: dict[str, type[BaseModel]] = {
@@ -28,7 +30,11 @@ _MODELS: dict[str, type[BaseModel]] = {
 
 
 class FrameOrderError(RuntimeError):
-    """A frame was made after the turn's terminal, or before its start."""
+    """The frame table refuses this frame in the turn's current state."""
+
+    def __init__(self, row_id: str) -> None:
+        super().__init__(row_id)
+        self.row_id = row_id
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,8 +49,6 @@ class Frame:
 
 
 def wire_json(data: dict[str, Any]) -> str:
-    import json
-
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
 
@@ -52,15 +56,20 @@ class FrameMaker:
     def __init__(self, turn_id: str) -> None:
         self.turn_id = turn_id
         self._seq = 0
-        self.terminal: str | None = None
+        self.state = TurnState.IDLE
+
+    @property
+    def terminal(self) -> bool:
+        return self.state is TurnState.TERMINATED
+
+    def allows(self, frame_type: str) -> bool:
+        return frame_step(self.state, frame_type).legal
 
     def make(self, frame_type: str, **fields: Any) -> Frame:
-        if self.terminal is not None:
-            raise FrameOrderError(f"{frame_type} after terminal {self.terminal}")
-        if self._seq == 0 and frame_type != "start":
-            raise FrameOrderError(f"{frame_type} before start")
+        row = frame_step(self.state, frame_type)
+        if not row.legal:
+            raise FrameOrderError(row.id)
+        model = _MODELS[frame_type](turn_id=self.turn_id, seq=self._seq + 1, **fields)
         self._seq += 1
-        model = _MODELS[frame_type](turn_id=self.turn_id, seq=self._seq, **fields)
-        if frame_type in wire.TERMINAL_FRAMES:
-            self.terminal = frame_type
+        self.state = row.target
         return Frame(frame_type, self._seq, model.model_dump(mode="json"))

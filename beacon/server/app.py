@@ -1,4 +1,9 @@
-"""FastAPI app: ``POST /v1/turns`` as SSE, ``/healthz``, the panel at ``/panel/``."""
+"""FastAPI app: turns as SSE (start, reattach), sessions, health, the panel.
+
+Identity comes from a verified bearer only. A turn runs as a background task
+(a disconnect never cancels it); its frames are sealed into the store and
+served live to any follower of its owner.
+"""
 
 from __future__ import annotations
 
@@ -6,32 +11,57 @@ import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
+import anyio
 import httpx
-from fastapi import FastAPI, Header, Request
+from fastapi import FastAPI, Header, Query, Request
 from fastapi.responses import JSONResponse, RedirectResponse, StreamingResponse
 from fastapi.staticfiles import StaticFiles
 
 from beacon import __version__
+from beacon.auth.errors import AuthError
+from beacon.auth.verify import Identity, Verifier
 from beacon.llm.client import LlmConfig
-from beacon.loop.orchestrator import Turn, TurnDeps
+from beacon.loop.frames import Frame
+from beacon.loop.orchestrator import Turn, TurnDeps, new_turn_id
+from beacon.policy.capabilities import TIERS
+from beacon.server.hub import LiveTurn, TurnHub
 from beacon.server.settings import Settings
+from beacon.store.turns import SessionNotOwned, TurnStore
 from beacon.wire.turns import TurnRequest
 
 SCENARIO_HEADER = "X-Beacon-Scenario"
 _SCENARIO_NAME = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
-_ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
-    401: {"description": "No bearer token", "content": {"application/json": {}}},
-    400: {"description": "Malformed scenario header", "content": {"application/json": {}}},
+_JSON: dict[str, Any] = {"application/json": {}}
+_ERRORS: dict[int | str, dict[str, Any]] = {
+    400: {"description": "Malformed scenario header", "content": _JSON},
+    401: {"description": "Missing or rejected bearer", "content": _JSON},
+    404: {"description": "No such turn or session for this caller", "content": _JSON},
+    503: {"description": "The key set cannot be fetched", "content": _JSON},
 }
+_SSE: dict[int | str, dict[str, Any]] = {200: {"content": {"text/event-stream": {}}}}
+_STREAM_HEADERS = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
 
 
 def _error(status: int, code: str, message: str) -> JSONResponse:
     return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
 
 
+def _not_found(what: str) -> JSONResponse:
+    # The same answer for "missing" and "someone else's": a stranger learns nothing.
+    return _error(404, f"{what}_not_found", f"no such {what}")
+
+
 def create_app(settings: Settings) -> FastAPI:
+    store = TurnStore(settings.db_path, settings.keyring)
+    verifier = Verifier(
+        settings.jwks,
+        issuer=settings.jwt_issuer,
+        audience=settings.jwt_audience,
+        known_tiers=frozenset(TIERS),
+    )
+    hub = TurnHub()
     state: dict[str, httpx.AsyncClient] = {}
 
     @asynccontextmanager
@@ -39,28 +69,56 @@ def create_app(settings: Settings) -> FastAPI:
         async with httpx.AsyncClient() as http:
             state["http"] = http
             yield
+            await hub.drain()
 
     app = FastAPI(title="Beacon chat server", version=__version__, lifespan=lifespan)
+
+    async def identify(authorization: str | None) -> Identity | JSONResponse:
+        try:
+            return await verifier.verify_header(authorization)
+        except AuthError as exc:
+            response = JSONResponse(exc.to_body(), status_code=exc.http_status)
+            if exc.http_status == 401:
+                response.headers["WWW-Authenticate"] = "Bearer"
+            return response
+
+    async def persist(turn_id: str, frame: Frame) -> None:
+        await anyio.to_thread.run_sync(
+            store.append_frame, turn_id, frame.seq, frame.type, frame.encode()
+        )
+        if frame.type in ("done", "error"):
+            await anyio.to_thread.run_sync(store.finish_turn, turn_id, frame.type)
+
+    def stream(chunks: AsyncIterator[bytes]) -> StreamingResponse:
+        return StreamingResponse(chunks, media_type="text/event-stream", headers=_STREAM_HEADERS)
 
     @app.get("/healthz")
     async def healthz() -> dict[str, Any]:
         return {"ok": True, "version": __version__}
 
-    @app.post(
-        "/v1/turns",
-        response_class=StreamingResponse,
-        responses={200: {"content": {"text/event-stream": {}}}, **_ERROR_RESPONSES},
-    )
+    @app.post("/v1/turns", response_class=StreamingResponse, responses={**_SSE, **_ERRORS})
     async def post_turn(
         body: TurnRequest,
-        authorization: str | None = Header(default=None),
-        x_beacon_scenario: str | None = Header(default=None),
+        authorization: Annotated[str | None, Header()] = None,
+        x_beacon_scenario: Annotated[str | None, Header()] = None,
     ) -> Any:
-        scheme, _, bearer = (authorization or "").partition(" ")
-        if scheme.lower() != "bearer" or not bearer.strip():
-            return _error(401, "auth_missing", "an Authorization: Bearer token is required")
+        identity = await identify(authorization)
+        if isinstance(identity, JSONResponse):
+            return identity
         if x_beacon_scenario is not None and not _SCENARIO_NAME.match(x_beacon_scenario):
             return _error(400, "bad_scenario", f"{SCENARIO_HEADER} must be a kebab-case name")
+        session_id = None
+        if body.mode == "chat":
+            session_id = body.session_id or f"s_{new_turn_id()[2:]}"
+        turn_id = new_turn_id()
+        try:
+            await anyio.to_thread.run_sync(
+                lambda: store.open_turn(
+                    turn_id, owner=identity.sub, session_id=session_id, mode=body.mode
+                )
+            )
+        except SessionNotOwned:
+            return _not_found("session")
         deps = TurnDeps(
             mcp_url=settings.mcp_url,
             llm=LlmConfig(
@@ -71,25 +129,77 @@ def create_app(settings: Settings) -> FastAPI:
             ),
             http=state["http"],
             sentinel=settings.sentinel,
+            store=store,
             mcp_timeout_s=settings.mcp_timeout_s,
+            answer_deadline_s=settings.answer_deadline_s,
+            heartbeat_s=settings.heartbeat_s,
         )
-        turn = Turn(body, bearer=bearer.strip(), scenario=x_beacon_scenario, deps=deps)
-
-        async def encoded() -> AsyncIterator[bytes]:
-            async for frame in turn.run():
-                yield frame.encode()
-
-        return StreamingResponse(
-            encoded(),
-            media_type="text/event-stream",
-            headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
+        bearer = (authorization or "").partition(" ")[2].strip()
+        turn = Turn(
+            body,
+            identity=identity,
+            bearer=bearer,
+            scenario=x_beacon_scenario,
+            deps=deps,
+            turn_id=turn_id,
+            session_id=session_id,
         )
+        live = LiveTurn(turn_id, identity.sub)
+        hub.start(live, turn.run(), lambda frame: persist(turn_id, frame))
+        return stream(live.follow(0))
+
+    @app.get(
+        "/v1/turns/{turn_id}/events",
+        response_class=StreamingResponse,
+        responses={**_SSE, **_ERRORS},
+    )
+    async def turn_events(
+        turn_id: str,
+        after: Annotated[int, Query(ge=0)] = 0,
+        authorization: Annotated[str | None, Header()] = None,
+        last_event_id: Annotated[str | None, Header()] = None,
+    ) -> Any:
+        identity = await identify(authorization)
+        if isinstance(identity, JSONResponse):
+            return identity
+        if last_event_id is not None and last_event_id.isdigit():
+            after = max(after, int(last_event_id))
+        live = hub.get(turn_id)
+        if live is not None:
+            if live.owner != identity.sub:
+                return _not_found("turn")
+            return stream(live.follow(after))
+        record = await anyio.to_thread.run_sync(store.turn, turn_id)
+        if record is None or record.owner != identity.sub:
+            return _not_found("turn")
+        frames = await anyio.to_thread.run_sync(store.frames_after, turn_id, after)
+
+        async def replay() -> AsyncIterator[bytes]:
+            for encoded in frames:
+                yield encoded
+
+        return stream(replay())
+
+    @app.get("/v1/sessions/{session_id}", responses=_ERRORS)
+    async def get_session(
+        session_id: str, authorization: Annotated[str | None, Header()] = None
+    ) -> Any:
+        identity = await identify(authorization)
+        if isinstance(identity, JSONResponse):
+            return identity
+        owner = await anyio.to_thread.run_sync(store.session_owner, session_id)
+        if owner != identity.sub:
+            return _not_found("session")
+        messages = await anyio.to_thread.run_sync(store.transcript, session_id)
+        return {
+            "session_id": session_id,
+            "messages": [{"turn_id": m.turn_id, "role": m.role, "text": m.text} for m in messages],
+        }
 
     @app.get("/", include_in_schema=False)
     async def root(request: Request) -> RedirectResponse:
-        return RedirectResponse(
-            url="/panel/" + (f"?{request.url.query}" if request.url.query else "")
-        )
+        query = f"?{request.url.query}" if request.url.query else ""
+        return RedirectResponse(url="/panel/" + query)
 
     # The panel is static files beside this package, not a Python package:
     # nothing but HTML, JS and CSS may be served from it.

@@ -1,11 +1,18 @@
-"""Chat server settings, read once from the environment at start-up."""
+"""Chat server settings, read once from the environment at start-up.
+
+A missing or malformed setting refuses the start with a message naming it:
+no silent default for anything that decides who may see what.
+"""
 
 from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from pathlib import Path
 
 from beacon.adjudication import sentinel_from_env
+from beacon.store.crypto import Keyring, keyring_from_env
+from beacon.store.errors import KeyringError
 
 
 class SettingsError(ValueError):
@@ -21,6 +28,13 @@ class Settings:
     sentinel: int
     mcp_timeout_s: float
     llm_timeout_s: float
+    jwks: str
+    jwt_issuer: str
+    jwt_audience: str
+    db_path: Path
+    keyring: Keyring
+    answer_deadline_s: float
+    heartbeat_s: float
 
 
 def _seconds(environ: dict[str, str], name: str, default: float) -> float:
@@ -38,9 +52,14 @@ def _seconds(environ: dict[str, str], name: str, default: float) -> float:
 
 def settings_from_env(environ: dict[str, str] | None = None) -> Settings:
     env = dict(os.environ if environ is None else environ)
-    missing = [n for n in ("BEACON_MCP_URL", "BEACON_LLM_BASE_URL") if not env.get(n)]
+    required = ("BEACON_MCP_URL", "BEACON_LLM_BASE_URL", "BEACON_JWKS", "BEACON_DB", "BEACON_KEYS")
+    missing = [name for name in required if not env.get(name)]
     if missing:
         raise SettingsError(f"missing settings: {', '.join(missing)}")
+    try:
+        keyring = keyring_from_env(env)
+    except KeyringError as exc:
+        raise SettingsError(f"BEACON_KEYS: {exc}") from exc
     return Settings(
         mcp_url=env["BEACON_MCP_URL"],
         llm_base_url=env["BEACON_LLM_BASE_URL"],
@@ -49,4 +68,11 @@ def settings_from_env(environ: dict[str, str] | None = None) -> Settings:
         sentinel=sentinel_from_env(env),
         mcp_timeout_s=_seconds(env, "BEACON_MCP_TIMEOUT_S", 30.0),
         llm_timeout_s=_seconds(env, "BEACON_LLM_TIMEOUT_S", 60.0),
+        jwks=env["BEACON_JWKS"],
+        jwt_issuer=env.get("BEACON_JWT_ISSUER", "beacon-stub"),
+        jwt_audience=env.get("BEACON_JWT_AUDIENCE", "beacon"),
+        db_path=Path(env["BEACON_DB"]),
+        keyring=keyring,
+        answer_deadline_s=_seconds(env, "BEACON_ANSWER_DEADLINE_S", 120.0),
+        heartbeat_s=_seconds(env, "BEACON_HEARTBEAT_S", 10.0),
     )

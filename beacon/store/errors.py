@@ -2,7 +2,9 @@
 
     StoreError                 the store cannot do what was asked
      ├── KeyringError          the key configuration is unusable: refuse to start
-     └── SealedRecordError     a sealed record does not open; ``reason`` says why
+     ├── SealedRecordError     a sealed record does not open; ``reason`` says why
+     ├── SessionNotOwned       (turns.py) the session belongs to someone else
+     └── SaveFailed            (turns.py) the database refused the answer
 
 A record that does not open is never returned as text: tampering, a record
 moved to another session, a truncated write and a forgotten key all end here.
@@ -15,6 +17,8 @@ from enum import StrEnum
 
 class StoreError(Exception):
     """Root of every error raised by ``beacon.store``."""
+
+    code = "store_error"
 
 
 class KeyringError(StoreError):

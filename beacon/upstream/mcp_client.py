@@ -111,11 +111,18 @@ class McpUpstream:
 
 @asynccontextmanager
 async def connect(
-    url: str, *, bearer: str, scenario: str | None = None, timeout_s: float = 30.0
+    url: str,
+    *,
+    bearer: str,
+    scenario: str | None = None,
+    timeout_s: float = 30.0,
+    turn_id: str | None = None,
 ) -> AsyncIterator[McpUpstream]:
     headers = {"Authorization": f"Bearer {bearer}"}
     if scenario:
         headers[SCENARIO_HEADER] = scenario
+    if turn_id:
+        headers["X-Beacon-Turn"] = turn_id
     log = _StatusLog()
     client = httpx2.AsyncClient(
         headers=headers,

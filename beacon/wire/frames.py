@@ -91,7 +91,7 @@ class ToolResultData(_Wire):
     seq: int
     call_id: str
     tool: str
-    status: Literal["ok", "failure"]
+    status: Literal["ok", "failure", "denied"]
     grade: Grade
     emptiness: Literal["empty", "non_empty", "unknown"]
     returned: int | None

@@ -15,6 +15,7 @@ import pytest
 
 from beacon.cli.ask import run_turn
 from beacon.cli.up import free_port
+from beacon.store.crypto import new_key_slot
 from beacon.wire.sse import SseEvent
 from harness.stack import Stack, beacon_executable
 from stub_server.corpus import build_corpus
@@ -137,18 +138,36 @@ def test_stub_mcp_answers_401_without_a_bearer(stack: Stack) -> None:
     assert response.status_code == 401
 
 
-def test_a_bearer_the_upstream_rejects_ends_in_one_auth_error(stack: Stack) -> None:
-    events = ask(stack, "not-a-real-token", "List all panoramas in Harbor Tower")
+def test_a_bearer_the_upstream_rejects_ends_in_one_auth_error(stack: Stack, token: str) -> None:
+    events = run_turn(
+        stack.chat_url,
+        {"message": "List all panoramas in Harbor Tower"},
+        token=token,
+        scenario="upstream-401",
+    )
     assert_one_start_one_terminal(events)
     assert events[-1].event == "error"
     assert events[-1].json()["code"] == "upstream_auth"
     assert not frames(events, "done") and not frames(events, "delta")
 
 
-def test_a_turn_without_a_bearer_is_refused_before_streaming(stack: Stack) -> None:
-    response = httpx.post(f"{stack.chat_url}/v1/turns", json={"message": "hi"}, timeout=10)
+@pytest.mark.parametrize(
+    ("headers", "code"),
+    [
+        pytest.param({}, "auth_missing_token", id="no-bearer"),
+        pytest.param({"Authorization": "Bearer not-a-jwt"}, "auth_malformed", id="garbage"),
+        pytest.param({"Authorization": "Basic dXNlcjpwYXNz"}, "auth_malformed", id="basic"),
+    ],
+)
+def test_a_turn_without_a_verified_bearer_is_refused_before_streaming(
+    stack: Stack, headers: dict[str, str], code: str
+) -> None:
+    response = httpx.post(
+        f"{stack.chat_url}/v1/turns", json={"message": "hi"}, headers=headers, timeout=10
+    )
     assert response.status_code == 401
-    assert response.json()["error"]["code"] == "auth_missing"
+    assert response.json()["error"]["code"] == code
+    assert response.headers["WWW-Authenticate"].startswith("Bearer")
 
 
 @pytest.mark.parametrize(
@@ -185,13 +204,18 @@ def test_a_body_that_is_not_json_is_a_422(stack: Stack, token: str) -> None:
 
 
 @pytest.fixture(scope="module")
-def chat_with_dead_upstream(stack: Stack) -> Iterator[str]:
+def chat_with_dead_upstream(
+    stack: Stack, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[str]:
     """A chat server whose MCP upstream is a port nobody listens on."""
     port = free_port()
     env = {
         "BEACON_MCP_URL": f"http://127.0.0.1:{free_port()}/mcp",
         "BEACON_LLM_BASE_URL": stack.llm_url,
         "PATH": "/usr/bin:/bin",
+        "BEACON_JWKS": f"{stack.mcp_origin}/.well-known/jwks.json",
+        "BEACON_DB": str(tmp_path_factory.mktemp("dead") / "beacon.sqlite3"),
+        "BEACON_KEYS": new_key_slot("t1"),
     }
     proc = subprocess.Popen([beacon_executable(), "serve", "--port", str(port)], env=env)
     url = f"http://127.0.0.1:{port}"

@@ -1,0 +1,123 @@
+"""The SSE frame FSM as data: 6 states × 10 frame types = 60 rows.
+
+The emitter consults this table for every frame, so an illegal ordering
+raises inside the process and never reaches a client. Illegal rows that
+clients or models have produced elsewhere carry their own names.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from beacon.wire.frames import FrameType
+
+
+class TurnState(StrEnum):
+    IDLE = "idle"  # nothing sent yet
+    STARTED = "started"  # `start` sent
+    GATHERING = "gathering"  # planning and tool calls under way
+    REFERENCED = "referenced"  # the structured channel is fixed
+    STREAMING = "streaming"  # narration under way
+    TERMINATED = "terminated"  # `done` or `error` sent
+
+
+FRAME_EVENTS: tuple[FrameType, ...] = (
+    "start",
+    "plan",
+    "tool_call",
+    "tool_result",
+    "references",
+    "delta",
+    "notice",
+    "heartbeat",
+    "done",
+    "error",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class FrameRow:
+    id: str
+    source: TurnState
+    event: str
+    target: TurnState
+    legal: bool
+    side_effect: str
+
+
+T = TurnState
+_GATHER = ("plan", "tool_call", "tool_result")
+# (source, event) -> (target, side effect); everything else is illegal.
+_LEGAL: dict[tuple[TurnState, str], tuple[TurnState, str]] = {
+    (T.IDLE, "start"): (T.STARTED, "register the turn for reattach"),
+    (T.STARTED, "notice"): (T.STARTED, "show the notice"),
+    (T.STARTED, "heartbeat"): (T.STARTED, "keep the connection warm"),
+    (T.STARTED, "references"): (T.REFERENCED, "fix citations and counts"),
+    (T.STARTED, "error"): (T.TERMINATED, "persist the failure, close the stream"),
+    **{(T.STARTED, e): (T.GATHERING, "record the gathering step") for e in _GATHER},
+    **{(T.GATHERING, e): (T.GATHERING, "record the gathering step") for e in _GATHER},
+    (T.GATHERING, "notice"): (T.GATHERING, "show the notice"),
+    (T.GATHERING, "heartbeat"): (T.GATHERING, "keep the connection warm"),
+    (T.GATHERING, "references"): (T.REFERENCED, "fix citations and counts"),
+    (T.GATHERING, "error"): (T.TERMINATED, "persist the failure, close the stream"),
+    (T.REFERENCED, "delta"): (T.STREAMING, "append narration"),
+    (T.REFERENCED, "notice"): (T.REFERENCED, "show the notice"),
+    (T.REFERENCED, "heartbeat"): (T.REFERENCED, "keep the connection warm"),
+    (T.REFERENCED, "done"): (T.TERMINATED, "the saved turn is published"),
+    (T.REFERENCED, "error"): (T.TERMINATED, "persist the failure, close the stream"),
+    (T.STREAMING, "delta"): (T.STREAMING, "append narration"),
+    (T.STREAMING, "notice"): (T.STREAMING, "show the notice"),
+    (T.STREAMING, "heartbeat"): (T.STREAMING, "keep the connection warm"),
+    (T.STREAMING, "done"): (T.TERMINATED, "the saved turn is published"),
+    (T.STREAMING, "error"): (T.TERMINATED, "persist the failure, close the stream"),
+}
+NAMED_ILLEGAL: dict[tuple[TurnState, str], str] = {
+    (T.IDLE, "delta"): "delta-before-start",
+    (T.IDLE, "done"): "done-before-start",
+    (T.IDLE, "error"): "error-before-start",
+    (T.IDLE, "plan"): "plan-before-start",
+    (T.STARTED, "start"): "duplicate-start",
+    (T.GATHERING, "start"): "duplicate-start-while-gathering",
+    (T.STARTED, "delta"): "delta-before-references",
+    (T.GATHERING, "delta"): "delta-before-references",
+    (T.STARTED, "done"): "done-without-references",
+    (T.GATHERING, "done"): "done-while-gathering",
+    (T.REFERENCED, "plan"): "plan-after-references",
+    (T.REFERENCED, "references"): "second-references",
+    (T.STREAMING, "plan"): "plan-after-delta",
+    (T.STREAMING, "tool_call"): "tool-call-after-delta",
+    (T.STREAMING, "references"): "references-after-delta",
+    (T.TERMINATED, "done"): "duplicate-terminal",
+    (T.TERMINATED, "error"): "duplicate-terminal-error",
+    (T.TERMINATED, "delta"): "delta-after-terminal",
+    (T.TERMINATED, "heartbeat"): "heartbeat-after-terminal",
+}
+# A stream that closes outside TERMINATED is `unterminated` (checked at close).
+UNTERMINATED = "unterminated"
+
+
+def _build() -> tuple[FrameRow, ...]:
+    rows = []
+    for state in TurnState:
+        for event in FRAME_EVENTS:
+            if (state, event) in _LEGAL:
+                target, effect = _LEGAL[(state, event)]
+                rows.append(FrameRow(f"{state}-{event}", state, event, target, True, effect))
+            else:
+                name = NAMED_ILLEGAL.get((state, event), f"{state}-{event}-illegal")
+                rows.append(FrameRow(name, state, event, state, False, "rejected in-process"))
+    return tuple(rows)
+
+
+FRAME_TABLE: tuple[FrameRow, ...] = _build()
+_INDEX = {(row.source, row.event): row for row in FRAME_TABLE}
+
+
+def frame_step(state: TurnState, event: str) -> FrameRow:
+    return _INDEX[(state, event)]
+
+
+def may_close(state: TurnState) -> bool:
+    """A stream may end only after its one terminal."""
+    return state is TurnState.TERMINATED

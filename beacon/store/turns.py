@@ -1,0 +1,224 @@
+"""The durable record of turns: sessions, frames, answers, audit rows (SQLite).
+
+Content is sealed (AES-256-GCM, ``beacon.store.crypto``) with the record's
+place as associated data, so a row copied elsewhere does not open. Every
+method is synchronous and opens its own connection: call it from a worker
+thread (``anyio.to_thread``); SQLite serialises the writers.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from beacon.store.crypto import Keyring, record_context, seal, unseal, unseal_text
+from beacon.store.errors import StoreError
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS sessions (
+  id TEXT PRIMARY KEY, owner TEXT NOT NULL, created_at REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS turns (
+  id TEXT PRIMARY KEY, session_id TEXT, owner TEXT NOT NULL, mode TEXT NOT NULL,
+  status TEXT NOT NULL, created_at REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS frames (
+  turn_id TEXT NOT NULL, seq INTEGER NOT NULL, type TEXT NOT NULL, body BLOB NOT NULL,
+  PRIMARY KEY (turn_id, seq));
+CREATE TABLE IF NOT EXISTS answers (
+  turn_id TEXT PRIMARY KEY, body BLOB NOT NULL, sources BLOB NOT NULL, saved_at REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS messages (
+  session_id TEXT NOT NULL, turn_id TEXT NOT NULL, role TEXT NOT NULL, body BLOB NOT NULL,
+  created_at REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS audit (
+  turn_id TEXT NOT NULL, sub TEXT NOT NULL, tool TEXT NOT NULL, capability TEXT,
+  allowed INTEGER NOT NULL, reason TEXT NOT NULL, hint_present INTEGER NOT NULL, at TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS messages_by_session ON messages (session_id, created_at);
+"""
+
+
+class SessionNotOwned(StoreError):
+    """The session exists and belongs to someone else."""
+
+    code = "session_not_found"
+
+
+class SaveFailed(StoreError):
+    """The database refused to persist the answer."""
+
+    code = "save_failed"
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    turn_id: str
+    role: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class TurnRecord:
+    id: str
+    session_id: str | None
+    owner: str
+    mode: str
+    status: str
+
+
+class TurnStore:
+    def __init__(self, path: str | Path, keyring: Keyring) -> None:
+        self.path = str(path)
+        self._ring = keyring
+        with self._connect() as db:
+            db.executescript(SCHEMA)
+
+    @contextmanager
+    def _connect(self) -> Iterator[sqlite3.Connection]:
+        db = sqlite3.connect(self.path, timeout=30.0, isolation_level=None)
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA busy_timeout=30000")
+            yield db
+        finally:
+            db.close()
+
+    def open_turn(self, turn_id: str, *, owner: str, session_id: str | None, mode: str) -> None:
+        now = time.time()
+        with self._connect() as db:
+            db.execute("BEGIN IMMEDIATE")
+            if session_id is not None:
+                row = db.execute(
+                    "SELECT owner FROM sessions WHERE id = ?", (session_id,)
+                ).fetchone()
+                if row is None:
+                    db.execute("INSERT INTO sessions VALUES (?, ?, ?)", (session_id, owner, now))
+                elif row[0] != owner:
+                    db.execute("ROLLBACK")
+                    raise SessionNotOwned(session_id)
+            db.execute(
+                "INSERT INTO turns VALUES (?, ?, ?, ?, 'running', ?)",
+                (turn_id, session_id, owner, mode, now),
+            )
+            db.execute("COMMIT")
+
+    def append_frame(self, turn_id: str, seq: int, frame_type: str, encoded: bytes) -> None:
+        body = seal(self._ring, encoded, context=record_context(turn_id, "frame", str(seq)))
+        with self._connect() as db:
+            db.execute("INSERT INTO frames VALUES (?, ?, ?, ?)", (turn_id, seq, frame_type, body))
+
+    def save_answer(
+        self,
+        turn_id: str,
+        *,
+        session_id: str | None,
+        question: str,
+        answer: str,
+        sources: Sequence[dict[str, Any]],
+    ) -> None:
+        """Body and sources in one transaction (and the transcript, in chat mode)."""
+        now = time.time()
+        sealed_sources = seal(
+            self._ring, json.dumps(list(sources)), context=record_context(turn_id, "sources")
+        )
+        try:
+            with self._connect() as db:
+                db.execute("BEGIN IMMEDIATE")
+                db.execute(
+                    "INSERT INTO answers VALUES (?, ?, ?, ?)",
+                    (
+                        turn_id,
+                        seal(self._ring, answer, context=record_context(turn_id, "answer")),
+                        sealed_sources,
+                        now,
+                    ),
+                )
+                if session_id is not None:
+                    for role, text, at in (("user", question, now), ("assistant", answer, now)):
+                        context = record_context(session_id, "message", turn_id, role)
+                        db.execute(
+                            "INSERT INTO messages VALUES (?, ?, ?, ?, ?)",
+                            (
+                                session_id,
+                                turn_id,
+                                role,
+                                seal(self._ring, text, context=context),
+                                at,
+                            ),
+                        )
+                db.execute("COMMIT")
+        except sqlite3.Error as exc:
+            raise SaveFailed(f"the answer could not be saved: {exc}") from exc
+
+    def finish_turn(self, turn_id: str, status: str) -> None:
+        with self._connect() as db:
+            db.execute("UPDATE turns SET status = ? WHERE id = ?", (status, turn_id))
+
+    def turn(self, turn_id: str) -> TurnRecord | None:
+        with self._connect() as db:
+            row = db.execute(
+                "SELECT id, session_id, owner, mode, status FROM turns WHERE id = ?", (turn_id,)
+            ).fetchone()
+        return TurnRecord(*row) if row else None
+
+    def frames_after(self, turn_id: str, after: int) -> list[bytes]:
+        with self._connect() as db:
+            rows = db.execute(
+                "SELECT seq, body FROM frames WHERE turn_id = ? AND seq > ? ORDER BY seq",
+                (turn_id, after),
+            ).fetchall()
+        return [
+            unseal(self._ring, body, context=record_context(turn_id, "frame", str(seq)))
+            for seq, body in rows
+        ]
+
+    def answer(self, turn_id: str) -> tuple[str, list[dict[str, Any]]] | None:
+        with self._connect() as db:
+            row = db.execute(
+                "SELECT body, sources FROM answers WHERE turn_id = ?", (turn_id,)
+            ).fetchone()
+        if row is None:
+            return None
+        body = unseal_text(self._ring, row[0], context=record_context(turn_id, "answer"))
+        sources = unseal_text(self._ring, row[1], context=record_context(turn_id, "sources"))
+        return body, json.loads(sources)
+
+    def session_owner(self, session_id: str) -> str | None:
+        with self._connect() as db:
+            row = db.execute("SELECT owner FROM sessions WHERE id = ?", (session_id,)).fetchone()
+        return str(row[0]) if row else None
+
+    def transcript(self, session_id: str) -> list[Message]:
+        with self._connect() as db:
+            rows = db.execute(
+                "SELECT turn_id, role, body FROM messages WHERE session_id = ? "
+                "ORDER BY created_at, rowid",
+                (session_id,),
+            ).fetchall()
+        return [
+            Message(
+                turn_id,
+                role,
+                unseal_text(
+                    self._ring, body, context=record_context(session_id, "message", turn_id, role)
+                ),
+            )
+            for turn_id, role, body in rows
+        ]
+
+    def record_audit(self, rows: Sequence[dict[str, Any]]) -> None:
+        with self._connect() as db:
+            db.executemany(
+                "INSERT INTO audit VALUES (:turn_id, :sub, :tool, :capability, :allowed, :reason, "
+                ":hint_present, :at)",
+                list(rows),
+            )
+
+    def audit_rows(self, turn_id: str) -> list[dict[str, Any]]:
+        with self._connect() as db:
+            db.row_factory = sqlite3.Row
+            rows = db.execute("SELECT * FROM audit WHERE turn_id = ?", (turn_id,)).fetchall()
+        return [dict(r) for r in rows]
