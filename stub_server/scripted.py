@@ -27,6 +27,10 @@ DSML_BLOCK = (
     "</｜DSML｜invoke>\n"
     "</｜DSML｜function_calls>"
 )
+FENCED_EXAMPLE = (
+    "Nothing was called on your behalf. For reference, the markup an endpoint may leak "
+    "looks like this:\n```\n" + DSML_BLOCK + "\n```\nIt is shown here as text only."
+)
 NARRATION_BEFORE_DSML = "Let me check the latest photos for you before answering.\n\n"
 OVERCLAIM = "I found 10 photos that match your question."
 DENIAL = (
@@ -80,6 +84,12 @@ SCRIPTS: dict[str, Script] = {
             "answer",
             Reply(DSML_BLOCK),
             once=True,
+        ),
+        Script(
+            "dsml-fenced",
+            "explains the markup in a fenced example",
+            "answer",
+            Reply(FENCED_EXAMPLE),
         ),
         Script(
             "narrated-dsml",

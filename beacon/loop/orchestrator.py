@@ -82,6 +82,21 @@ def _openai_tools(listed: list[dict[str, Any]]) -> list[dict[str, Any]]:
     ]
 
 
+_KNOWN = (UpstreamError, LlmError, LoopError, StoreError)
+
+
+def _known_error(exc: BaseException) -> BaseException | None:
+    """The first of our own errors inside ``exc`` (unwrapping exception groups)."""
+    if isinstance(exc, _KNOWN):
+        return exc
+    if isinstance(exc, BaseExceptionGroup):
+        for inner in exc.exceptions:
+            found = _known_error(inner)
+            if found is not None:
+                return found
+    return None
+
+
 def _history(transcript: list[Message]) -> list[dict[str, Any]]:
     return [{"role": m.role, "content": m.text} for m in transcript[-TRANSCRIPT_MESSAGES:]]
 
@@ -156,11 +171,14 @@ class Turn:
             ) as upstream:
                 await self._gather(upstream)
             await self._answer()
-        except (UpstreamError, LlmError, LoopError, StoreError) as exc:
-            self._fail(getattr(exc, "code", "turn_failed"), str(exc))
-        except Exception:
-            log.exception("turn %s failed", self.turn_id)
-            self._fail("internal", "the turn failed inside Beacon")
+        except Exception as exc:
+            # Errors raised inside the MCP session's task group arrive wrapped.
+            known = _known_error(exc)
+            if known is None:
+                log.exception("turn %s failed", self.turn_id)
+                self._fail("internal", "the turn failed inside Beacon")
+            else:
+                self._fail(getattr(known, "code", "turn_failed"), str(known))
 
     def _fail(self, code: str, message: str) -> None:
         if self.frames.allows("error"):

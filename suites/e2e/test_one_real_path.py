@@ -7,7 +7,6 @@ of the SQL the stub runs.
 from __future__ import annotations
 
 import re
-import subprocess
 from collections.abc import Iterator
 
 import httpx
@@ -15,9 +14,9 @@ import pytest
 
 from beacon.cli.ask import run_turn
 from beacon.cli.up import free_port
-from beacon.store.crypto import new_key_slot
 from beacon.wire.sse import SseEvent
-from harness.stack import Stack, beacon_executable
+from harness.chat_process import chat_env, running_chat
+from harness.stack import Stack
 from stub_server.corpus import build_corpus
 
 pytestmark = pytest.mark.e2e
@@ -208,27 +207,10 @@ def chat_with_dead_upstream(
     stack: Stack, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[str]:
     """A chat server whose MCP upstream is a port nobody listens on."""
-    port = free_port()
-    env = {
-        "BEACON_MCP_URL": f"http://127.0.0.1:{free_port()}/mcp",
-        "BEACON_LLM_BASE_URL": stack.llm_url,
-        "PATH": "/usr/bin:/bin",
-        "BEACON_JWKS": f"{stack.mcp_origin}/.well-known/jwks.json",
-        "BEACON_DB": str(tmp_path_factory.mktemp("dead") / "beacon.sqlite3"),
-        "BEACON_KEYS": new_key_slot("t1"),
-    }
-    proc = subprocess.Popen([beacon_executable(), "serve", "--port", str(port)], env=env)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        import threading
-
-        from beacon.cli.up import wait_healthy
-
-        wait_healthy(f"{url}/healthz", proc, threading.Event())
+    dead = f"http://127.0.0.1:{free_port()}/mcp"
+    env = chat_env(stack, tmp_path_factory.mktemp("dead"), BEACON_MCP_URL=dead)
+    with running_chat(env) as url:
         yield url
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
 
 
 def test_an_upstream_that_is_down_ends_in_one_error_frame(

@@ -1,0 +1,44 @@
+"""A chat server alone (``beacon serve``) beside a running stack's stubs.
+
+For tests that need the chat server configured differently from the stack's
+own: a database that fails, an upstream that is down, a short deadline.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from beacon.cli.up import free_port, wait_healthy
+from beacon.store.crypto import new_key_slot
+from harness.stack import Stack, beacon_executable
+
+
+def chat_env(stack: Stack, data_dir: Path, **overrides: str) -> dict[str, str]:
+    env = {
+        "PATH": "/usr/bin:/bin",
+        "BEACON_MCP_URL": stack.mcp_url,
+        "BEACON_LLM_BASE_URL": stack.llm_url,
+        "BEACON_JWKS": f"{stack.mcp_origin}/.well-known/jwks.json",
+        "BEACON_DB": str(data_dir / "beacon.sqlite3"),
+        "BEACON_KEYS": new_key_slot("t1"),
+    }
+    env.update(overrides)
+    return env
+
+
+@contextmanager
+def running_chat(env: dict[str, str]) -> Iterator[str]:
+    """Yields the chat origin; stops the process on exit."""
+    port = free_port()
+    proc = subprocess.Popen([beacon_executable(), "serve", "--port", str(port)], env=env)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        wait_healthy(f"{url}/healthz", proc, threading.Event())
+        yield url
+    finally:
+        proc.terminate()
+        proc.wait(timeout=15)
