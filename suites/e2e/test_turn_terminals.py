@@ -26,9 +26,12 @@ DEADLINE_S = "3"
 @pytest.fixture(scope="module")
 def short_deadline_stack() -> Iterator[Stack]:
     # A 3 s answer deadline (instead of 120 s) so the stall row ends quickly.
-    with running_stack(
-        "default", extra_env={"BEACON_ANSWER_DEADLINE_S": DEADLINE_S, "BEACON_STUB_STALL_S": "30"}
-    ) as stack:
+    env = {
+        "BEACON_ANSWER_DEADLINE_S": DEADLINE_S,
+        "BEACON_STUB_STALL_S": "30",
+        "BEACON_HEARTBEAT_S": "1",
+    }
+    with running_stack("default", extra_env=env) as stack:
         yield stack
 
 
@@ -162,3 +165,13 @@ def test_a_fenced_example_is_published_unchanged(short_deadline_stack: Stack) ->
     )
     answer = events[-1].json()["answer"]
     assert "```\n<｜DSML｜function_calls>" in answer and answer.startswith("Nothing was called")
+
+
+def test_a_waiting_turn_sends_heartbeats_until_its_terminal(short_deadline_stack: Stack) -> None:
+    stack = short_deadline_stack
+    events = run_turn(
+        stack.chat_url, {"message": PHOTOS}, token=stack.token(), scenario="model-stall"
+    )
+    kinds = [e.event for e in events]
+    assert kinds.count("heartbeat") >= 1 and kinds[-1] == "error"
+    assert kinds.index("heartbeat") > kinds.index("references")
