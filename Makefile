@@ -9,7 +9,7 @@ PYTEST_ARGS ?=
 COVERAGE_ARGS ?= --cov=beacon.adjudication --cov-branch --cov-report=term-missing:skip-covered \
 	--cov-fail-under=100
 
-.PHONY: setup chromium node demo test lint typecheck pytest conformance mutation clean
+.PHONY: setup chromium node demo test lint typecheck pytest conformance mutation bench clean
 
 $(PY):
 	python3 -m venv $(VENV)
@@ -61,6 +61,11 @@ mutation: setup
 	rm -rf mutants
 	$(VENV)/bin/mutmut run --max-children 2 >/dev/null
 	@$(PY) -m harness.mutation_score --floor 90
+
+# Benchmarks (SPEC §7), each on its own loopback stack (~1 min on 2 cores): figures are
+# printed and written to reports/bench/<name>.json; a missed goal is reported, not failed.
+bench: setup
+	$(PY) -m bench --json-dir reports/bench
 
 clean:
 	rm -rf $(VENV) reports/junit.xml reports/screenshots

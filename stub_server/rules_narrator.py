@@ -53,7 +53,10 @@ _FIXED: dict[str, Callable[[Anchor], str]] = {
         "there are, so I can't give a count."
     ),
     "empty_with_standing": lambda a: "The data source found none.",
-    "absence_permission_denied": lambda a: "",
+    # The notice card says why; the narration must not restate it.
+    "absence_permission_denied": lambda a: (
+        "That search could not be run here, so I have nothing to show for it."
+    ),
     "absence_auth_failure": lambda a: "The data source refused the sign-in, so I could not look.",
     "absence_zero_after_narrowing": lambda a: (
         "That is not among the previous results. Shall I search the whole project?"

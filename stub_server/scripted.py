@@ -64,6 +64,7 @@ class Script:
     budget_exhaust: bool = False
     overclaim: bool = False
     once: bool = False  # misbehave on the turn's first answer call only (a repair then works)
+    direct: bool = False  # plan exactly the call the question spells out: "CALL tool {json}"
 
     def applies(self, has_tools: bool) -> bool:
         return self.at == "always" or (self.at == "plan") == has_tools
@@ -84,6 +85,12 @@ SCRIPTS: dict[str, Script] = {
             "answer",
             Reply(DSML_BLOCK),
             once=True,
+        ),
+        Script(
+            "direct",
+            "calls exactly the tool the question names, even a hidden one",
+            "plan",
+            direct=True,
         ),
         Script(
             "dsml-fenced",
@@ -147,6 +154,27 @@ def _keep_calling(messages: list[dict[str, Any]], tool_names: set[str]) -> Reply
     return Reply("", [{**call, "id": f"call_r{rounds}_{k}"} for k, call in enumerate(calls, 1)])
 
 
+def _direct_call(messages: list[dict[str, Any]]) -> Reply:
+    """A model that ignores its catalog: it calls the tool the question names.
+
+    Used to drive every tool through the real dispatch path, hidden ones too,
+    so the permission gate is tested where a hallucinated call would arrive.
+    """
+    user_index, question = _last_user(messages)
+    if any(m.get("role") == "tool" for m in messages[user_index + 1 :]):
+        return Reply("READY")
+    verb, _, rest = question.partition(" ")
+    tool, _, arguments = rest.partition(" ")
+    if verb != "CALL" or not tool:
+        return Reply("Say CALL <tool> <json arguments>.")
+    call = {
+        "id": "call_direct",
+        "type": "function",
+        "function": {"name": tool, "arguments": arguments or "{}"},
+    }
+    return Reply("", [call])
+
+
 def scripted_reply(script: Script, messages: list[dict[str, Any]], tool_names: set[str]) -> Reply:
     """The canned reply where the script applies, ``beacon-rules`` elsewhere."""
     has_tools = bool(tool_names)
@@ -154,6 +182,8 @@ def scripted_reply(script: Script, messages: list[dict[str, Any]], tool_names: s
         return plan(messages, tool_names) if has_tools else Reply(narrate(messages))
     if script.budget_exhaust:
         return _keep_calling(messages, tool_names)
+    if script.direct:
+        return _direct_call(messages)
     if script.stall:
         return Reply(narrate(messages))  # reached only if the caller waited out the stall
     if script.overclaim:

@@ -31,6 +31,7 @@ from beacon.loop.errors import LoopError
 from beacon.loop.evidence import Evidence, adjudicate, denied_evidence, digest
 from beacon.loop.finalize import ANSWER_DEADLINE_S, finalize
 from beacon.loop.frames import Frame, FrameMaker
+from beacon.loop.intent import needed_tools
 from beacon.loop.prompts import PLANNER_PROMPT, RESPONDER_PROMPT, turn_block
 from beacon.policy.audit import audit_row
 from beacon.policy.capabilities import granted_capabilities
@@ -192,24 +193,7 @@ class Turn:
         await anyio.to_thread.run_sync(self.deps.store.record_audit, [row.as_record()])
         slot = f"c{self._calls}"
         if not decision.allowed:
-            # Blocked before it goes out: the upstream never sees the request.
-            self._emit(
-                "notice",
-                kind="denied",
-                text=denial_notice(decision.capability, self.request.locale),
-            )
-            evidence = denied_evidence(tool, arguments, call_id=call_id, slot=slot)
-            self._emit(
-                "tool_result",
-                call_id=call_id,
-                tool=tool,
-                status="denied",
-                grade="UNKNOWN",
-                emptiness="unknown",
-                returned=None,
-                bytes=0,
-            )
-            return evidence, {}
+            return self._deny(tool, arguments, call_id, slot, decision.capability), {}
         self._emit("tool_call", call_id=call_id, tool=tool, arguments=arguments)
         outcome = await upstream.call_tool(tool, arguments)
         project_id = arguments.get("project_id")
@@ -236,6 +220,41 @@ class Turn:
             )
         return evidence, outcome.result
 
+    def _deny(
+        self, tool: str, arguments: dict[str, Any], call_id: str, slot: str, capability: str | None
+    ) -> Evidence:
+        # Blocked before it goes out: the upstream never sees the request.
+        self._emit("notice", kind="denied", text=denial_notice(capability, self.request.locale))
+        self._emit(
+            "tool_result",
+            call_id=call_id,
+            tool=tool,
+            status="denied",
+            grade="UNKNOWN",
+            emptiness="unknown",
+            returned=None,
+            bytes=0,
+        )
+        return denied_evidence(tool, arguments, call_id=call_id, slot=slot)
+
+    async def _deny_needed_tools(self) -> None:
+        """Tools the question needs and the caller lacks: one denial each."""
+        for tool in needed_tools(self.request.message):
+            decision = decide(
+                tool, self.identity.tiers, capability_hint=self.request.capability_hint
+            )
+            if decision.allowed:
+                continue
+            row = audit_row(
+                decision, turn_id=self.turn_id, sub=self.identity.sub, at=datetime.now(UTC)
+            )
+            await anyio.to_thread.run_sync(self.deps.store.record_audit, [row.as_record()])
+            self._calls += 1
+            call_id = f"intent_{tool}"
+            self.evidence.append(
+                self._deny(tool, {}, call_id, f"c{self._calls}", decision.capability)
+            )
+
     async def _gather(self, upstream: McpUpstream) -> None:
         # Round 0 is context, not evidence: the planner needs project ids to
         # pass explicitly, and this count is not an answer to the question.
@@ -247,6 +266,7 @@ class Turn:
         )
         context, raw = await self._call(upstream, CONTEXT_TOOL, {}, "ctx_1")
         directory = project_directory(raw) if not (context.failed or context.denied) else []
+        await self._deny_needed_tools()
         granted = granted_capabilities(self.identity.tiers)
         tools = _openai_tools(scope_catalog(await upstream.list_tools(), granted))
         view = self.request.view_context

@@ -1,0 +1,197 @@
+"""What every bench shares: statistics, byte counting, one turn over SSE, the stubs' logs.
+
+The pure parts (percentiles, ratios, byte counts, the frame check) are tested in
+``suites/unit/test_bench_common.py``; the rest talks HTTP to a running stack.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import httpx
+
+from beacon.wire.sse import SseEvent, parse_sse
+
+TERMINALS = frozenset({"done", "error"})
+TURN_TIMEOUT_S = 60.0
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    """The q-th percentile (0..100), linear between closest ranks (numpy's default)."""
+    if not values:
+        raise ValueError("percentile of no values")
+    if not 0.0 <= q <= 100.0:
+        raise ValueError(f"percentile must be within 0..100, got {q}")
+    ordered = sorted(values)
+    position = (len(ordered) - 1) * q / 100.0
+    low = math.floor(position)
+    high = min(low + 1, len(ordered) - 1)
+    return ordered[low] + (ordered[high] - ordered[low]) * (position - low)
+
+
+def median(values: Sequence[float]) -> float:
+    return percentile(values, 50.0)
+
+
+def ratio(numerator: float, denominator: float) -> float:
+    if denominator <= 0:
+        raise ValueError("a ratio needs a positive denominator")
+    return numerator / denominator
+
+
+def format_ratio(value: float) -> str:
+    """``1.0731`` → ``1.07×``; large ratios keep fewer decimals (``187×``)."""
+    if value >= 100:
+        return f"{value:.0f}×"
+    if value >= 10:
+        return f"{value:.1f}×"
+    return f"{value:.2f}×"
+
+
+def format_ms(seconds: float) -> str:
+    return f"{seconds * 1000:.1f} ms"
+
+
+def json_bytes(value: Any) -> int:
+    """Bytes of ``value`` as compact JSON: how a CallToolResult's size is counted."""
+    return len(json.dumps(value, separators=(",", ":")).encode())
+
+
+def origin(url: str) -> str:
+    """``http://127.0.0.1:5/v1`` → ``http://127.0.0.1:5`` (the stubs' /dev routes live there)."""
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}"
+
+
+def frame_problem(events: Sequence[SseEvent]) -> str | None:
+    """Why a turn's frames are not intact, or None.
+
+    Intact: seq 1..n contiguous (SSE id and data agree), ``start`` first, exactly
+    one terminal and it is the last frame, and that terminal is ``done``.
+    """
+    if not events:
+        return "no frames"
+    for expected, event in enumerate(events, start=1):
+        try:
+            seq = event.json().get("seq")
+        except (ValueError, AssertionError):
+            return f"frame {expected} is not a JSON object"
+        if seq != expected or event.id != str(expected):
+            return f"frame {expected} carries seq {seq!r} / id {event.id!r}"
+    if events[0].event != "start":
+        return f"first frame is {events[0].event!r}, not 'start'"
+    terminals = [e.event for e in events if e.event in TERMINALS]
+    if len(terminals) != 1:
+        return f"{len(terminals)} terminals"
+    if events[-1].event not in TERMINALS:
+        return "the terminal is not the last frame"
+    if events[-1].event != "done":
+        return f"ended in {events[-1].event!r}: {events[-1].data[:200]}"
+    return None
+
+
+@dataclass(slots=True)
+class TurnRun:
+    """One turn as a client saw it: frames, and when they arrived (seconds from send)."""
+
+    events: list[SseEvent] = field(default_factory=list)
+    first_frame_s: float | None = None
+    total_s: float = 0.0
+    status: int = 0
+    failure: str | None = None
+
+    @property
+    def turn_id(self) -> str | None:
+        for event in self.events:
+            if event.event == "start":
+                value = event.json().get("turn_id")
+                return value if isinstance(value, str) else None
+        return None
+
+    def frames(self, kind: str) -> list[dict[str, Any]]:
+        return [e.json() for e in self.events if e.event == kind]
+
+
+async def post_turn(
+    http: httpx.AsyncClient,
+    chat_url: str,
+    token: str,
+    message: str,
+    *,
+    timeout_s: float = TURN_TIMEOUT_S,
+) -> TurnRun:
+    """POST /v1/turns and read the SSE stream to its end, timing the first frame."""
+    run = TurnRun()
+    headers = {"Authorization": f"Bearer {token}", "Accept": "text/event-stream"}
+    body = {"mode": "single", "message": message, "locale": "en"}
+    started = time.perf_counter()
+    try:
+        async with http.stream(
+            "POST",
+            f"{chat_url}/v1/turns",
+            json=body,
+            headers=headers,
+            timeout=httpx.Timeout(timeout_s, connect=10.0),
+        ) as response:
+            run.status = response.status_code
+            if response.status_code != 200:
+                run.failure = f"HTTP {response.status_code}"
+                await response.aread()
+                return run
+            pending: list[str] = []
+            async for line in response.aiter_lines():
+                if line.rstrip("\r"):
+                    pending.append(line)
+                    continue
+                # A blank line dispatches: the product's own parser reads the block.
+                for event in parse_sse(pending):
+                    if run.first_frame_s is None:
+                        run.first_frame_s = time.perf_counter() - started
+                    run.events.append(event)
+                pending = []
+            for event in parse_sse(pending):
+                run.events.append(event)
+    except httpx.HTTPError as exc:
+        run.failure = f"{type(exc).__name__}: {exc}"
+    finally:
+        run.total_s = time.perf_counter() - started
+    return run
+
+
+async def dev_requests(http: httpx.AsyncClient, base: str) -> list[dict[str, Any]]:
+    """A stub's request log (``GET /dev/requests`` on its origin)."""
+    response = await http.get(f"{origin(base)}/dev/requests", timeout=10.0)
+    response.raise_for_status()
+    entries = response.json()["requests"]
+    assert isinstance(entries, list)
+    return entries
+
+
+def for_turn(entries: list[dict[str, Any]], turn_id: str | None) -> list[dict[str, Any]]:
+    return [e for e in entries if turn_id is not None and e.get("turn") == turn_id]
+
+
+def strict_json(value: Any) -> Any:
+    """``value`` with non-finite floats as None: NaN and Infinity are not JSON."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {str(k): strict_json(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [strict_json(v) for v in value]
+    return value
+
+
+def write_json(directory: Path, name: str, figures: dict[str, Any]) -> Path:
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / f"{name}.json"
+    text = json.dumps(strict_json(figures), indent=2, ensure_ascii=False, allow_nan=False)
+    path.write_text(text + "\n")
+    return path

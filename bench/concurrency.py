@@ -1,0 +1,123 @@
+"""Time to first frame under concurrency, and frames lost (SPEC §7).
+
+``--turns`` (default 100) turns are posted at once to one stack on loopback
+(httpx async client, one connection per turn, bounded total time). For each turn
+the time from send to its first SSE frame is taken; the figures are p50/p95 of
+those, the total wall time, and the frames lost: a turn whose frames are not
+seq 1..n contiguous ending in exactly one terminal, or which did not end in
+``done`` (or did not finish in time), counts as lost — it must be 0.
+
+    python -m bench.concurrency [--turns N] [--deadline S]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+import time
+from typing import Any
+
+import httpx
+
+from bench.common import (
+    TurnRun,
+    format_ms,
+    frame_problem,
+    percentile,
+    post_turn,
+)
+from harness.stack import Stack, running_stack
+
+NAME = "concurrency"
+DEFAULT_TURNS = 100
+DEFAULT_DEADLINE_S = 45.0
+QUESTIONS = (
+    "How many open safety findings are on level 3 of Harbor Tower?",
+    "Photos of missing hard hats in Harbor Tower",
+    "List all findings by Keystone Concrete in Harbor Tower",
+)
+
+
+def lost_turns(runs: list[TurnRun | None]) -> list[str]:
+    """Why each lost turn is lost (None = it did not finish within the deadline)."""
+    reasons = []
+    for run in runs:
+        if run is None:
+            reasons.append("did not finish within the deadline")
+            continue
+        problem = run.failure or frame_problem(run.events)
+        if problem is not None:
+            reasons.append(problem)
+    return reasons
+
+
+async def measure(
+    stack: Stack, token: str, *, turns: int = DEFAULT_TURNS, deadline_s: float = DEFAULT_DEADLINE_S
+) -> dict[str, Any]:
+    limits = httpx.Limits(max_connections=turns + 10, max_keepalive_connections=turns + 10)
+    async with httpx.AsyncClient(limits=limits) as http:
+        # One warm turn so the first of the hundred does not pay for imports and pools.
+        warm = await post_turn(http, stack.chat_url, token, QUESTIONS[0])
+        if warm.failure or frame_problem(warm.events):
+            raise RuntimeError(f"warm-up turn failed: {warm.failure or frame_problem(warm.events)}")
+        tasks = [
+            asyncio.create_task(
+                post_turn(http, stack.chat_url, token, QUESTIONS[i % len(QUESTIONS)])
+            )
+            for i in range(turns)
+        ]
+        started = time.perf_counter()
+        done, pending = await asyncio.wait(tasks, timeout=deadline_s)
+        wall_s = time.perf_counter() - started
+        for task in pending:
+            task.cancel()
+        await asyncio.gather(*pending, return_exceptions=True)
+    runs: list[TurnRun | None] = [t.result() if t in done else None for t in tasks]
+    first = [r.first_frame_s for r in runs if r is not None and r.first_frame_s is not None]
+    lost = lost_turns(runs)
+    frames = sum(len(r.events) for r in runs if r is not None)
+    return {
+        "bench": NAME,
+        "turns": turns,
+        "deadline_s": deadline_s,
+        "ttff_p50_s": percentile(first, 50) if first else float("nan"),
+        "ttff_p95_s": percentile(first, 95) if first else float("nan"),
+        "ttff_max_s": max(first) if first else float("nan"),
+        "wall_s": wall_s,
+        "frames_received": frames,
+        "frames_lost": len(lost),
+        "lost_reasons": sorted(set(lost))[:5],
+        "ok": not lost,
+    }
+
+
+def lines(figures: dict[str, Any]) -> list[str]:
+    return [
+        f"concurrency: {figures['turns']} concurrent turns on loopback, one stack",
+        f"  time to first frame  p50 {format_ms(figures['ttff_p50_s'])}"
+        f"  p95 {format_ms(figures['ttff_p95_s'])}  max {format_ms(figures['ttff_max_s'])}",
+        f"  total wall time      {figures['wall_s']:.2f} s"
+        f" ({figures['frames_received']} frames received)",
+        f"  frames lost          {figures['frames_lost']} turns (must be 0)"
+        + (f": {'; '.join(figures['lost_reasons'])}" if figures["lost_reasons"] else ""),
+    ]
+
+
+def run(*, turns: int = DEFAULT_TURNS, deadline_s: float = DEFAULT_DEADLINE_S) -> dict[str, Any]:
+    with running_stack() as stack:
+        return asyncio.run(measure(stack, stack.token(), turns=turns, deadline_s=deadline_s))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.concurrency")
+    parser.add_argument("--turns", type=int, default=DEFAULT_TURNS)
+    parser.add_argument("--deadline", type=float, default=DEFAULT_DEADLINE_S)
+    args = parser.parse_args(argv)
+    figures = run(turns=args.turns, deadline_s=args.deadline)
+    print("\n".join(lines(figures)))
+    return 0 if figures["ok"] else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

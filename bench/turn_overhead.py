@@ -1,0 +1,385 @@
+"""Server overhead: an adjudicated turn vs a bare relay of the same stub streams (SPEC §7).
+
+The adjudicated turn is ``POST /v1/turns`` through the chat server, timed from
+send to the end of its SSE stream. The bare relay runs in this process and makes
+the same upstream traffic and nothing else: one MCP session (official SDK,
+streamable HTTP) with the same ``tools/call``s — tool and arguments read from
+the stub MCP's ``GET /dev/requests`` for that turn — plus ``tools/list``, and
+the same number of streaming chat completions to the stub LLM, each with the
+roles, tools flag and byte size the stub LLM's ``GET /dev/requests`` recorded
+for the turn's request (the real bodies are built inside the server, so the
+relay's are shaped to match). Both ways run interleaved on one stack after a
+warm-up; the figure is the ratio of median wall times (goal ≤ 1.15×).
+
+    python -m bench.turn_overhead [--turns N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+import time
+import uuid
+from collections.abc import AsyncIterator, Callable
+from contextlib import AsyncExitStack, asynccontextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+import httpx2
+from mcp import ClientSession, types
+from mcp.client.streamable_http import streamable_http_client
+
+from bench.common import (
+    dev_requests,
+    for_turn,
+    format_ms,
+    format_ratio,
+    frame_problem,
+    median,
+    percentile,
+    post_turn,
+    ratio,
+)
+from harness.stack import Stack, running_stack
+from stub_server.llm_app import ChatRequest
+
+NAME = "turn_overhead"
+GOAL = 1.15
+DEFAULT_TURNS = 20
+MODEL = "beacon-rules"
+TURN_HEADER = "X-Beacon-Turn"
+MAX_EVENT_BYTES = 8 * 1024 * 1024  # as the chat server's MCP client: a 3000-row page is one event
+# The demo's three questions: an exact aggregate, a vector search, a capped list.
+QUESTIONS = (
+    "How many open safety findings are on level 3 of Harbor Tower?",
+    "Photos of missing hard hats in Harbor Tower",
+    "List all panoramas in Harbor Tower",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One piece of upstream traffic: an MCP call, ``tools/list``, or a completion."""
+
+    kind: str  # "call" | "list_tools" | "llm"
+    tool: str = ""
+    arguments: dict[str, Any] = field(default_factory=dict)
+    body: dict[str, Any] | None = None
+
+
+def request_bytes(body: dict[str, Any]) -> int:
+    """A completion body's size as the stub LLM logs it (``bytes`` in /dev/requests)."""
+    return len(ChatRequest.model_validate(body).model_dump_json().encode())
+
+
+def shaped_body(
+    entry: dict[str, Any],
+    *,
+    question: str,
+    directory: list[dict[str, str]],
+    tools: list[dict[str, Any]],
+) -> dict[str, Any]:
+    """A completion body with the logged request's roles, tools flag and byte size.
+
+    The second system message carries the project directory so the stub plans
+    the same tool calls; the first is padded until the sizes match.
+    """
+    roles: list[str] = list(entry["roles"])
+    messages: list[dict[str, Any]] = []
+    systems = 0
+    for index, role in enumerate(roles):
+        if role == "system":
+            systems += 1
+            text = ""
+            if systems == 2:
+                block = json.dumps({"projects": directory, "view_context": {}})
+                text = "Turn context (data):\n```json\n" + block + "\n```"
+            messages.append({"role": "system", "content": text})
+        elif role == "user":
+            messages.append({"role": "user", "content": question})
+        elif role == "assistant":
+            following = 0
+            for later in roles[index + 1 :]:
+                if later != "tool":
+                    break
+                following += 1
+            calls = [
+                {
+                    "id": f"call_{k}",
+                    "type": "function",
+                    "function": {"name": "relay", "arguments": "{}"},
+                }
+                for k in range(1, following + 1)
+            ]
+            message: dict[str, Any] = {"role": "assistant", "content": None}
+            if calls:
+                message["tool_calls"] = calls
+            messages.append(message)
+        else:
+            done = sum(1 for m in messages if m["role"] == role)
+            messages.append({"role": role, "tool_call_id": f"call_{done + 1}", "content": ""})
+    body: dict[str, Any] = {"model": MODEL, "messages": messages, "stream": True}
+    if entry["tools"]:
+        body["tools"] = tools
+    missing = int(entry["bytes"]) - request_bytes(body)
+    if missing > 0 and messages:
+        first = messages[0]
+        first["content"] = (first.get("content") or "") + "x" * missing
+    return body
+
+
+def build_schedule(
+    plans: list[dict[str, Any]],
+    calls: list[dict[str, Any]],
+    completions: list[dict[str, Any]],
+    body_for: Callable[[dict[str, Any]], dict[str, Any]],
+) -> list[Step]:
+    """The turn's upstream traffic in its order.
+
+    ``plans`` are the turn's ``plan`` frames (round → how many calls), ``calls``
+    the stub MCP's log for the turn, ``completions`` the stub LLM's. Round 0's
+    calls come first, then ``tools/list``, then each completion followed by the
+    calls its round planned.
+    """
+    per_round = {int(p["round"]): len(p["calls"]) for p in plans}
+    pending = list(calls)
+    steps: list[Step] = []
+
+    def take(count: int) -> None:
+        for entry in pending[:count]:
+            steps.append(Step("call", str(entry["tool"]), dict(entry["arguments"])))
+        del pending[:count]
+
+    take(per_round.get(0, 0))
+    steps.append(Step("list_tools"))
+    for number, entry in enumerate(completions, start=1):
+        steps.append(Step("llm", body=body_for(entry)))
+        if entry["tools"]:
+            take(per_round.get(number, 0))
+    take(len(pending))
+    return steps
+
+
+def openai_tools(listed: types.ListToolsResult) -> list[dict[str, Any]]:
+    return [
+        {
+            "type": "function",
+            "function": {
+                "name": t.name,
+                "description": t.description or "",
+                "parameters": t.input_schema,
+            },
+        }
+        for t in listed.tools
+    ]
+
+
+@asynccontextmanager
+async def mcp_session(url: str, bearer: str, turn: str) -> AsyncIterator[ClientSession]:
+    """One MCP session over streamable HTTP with the official SDK, as a relay would open."""
+    headers = {"Authorization": f"Bearer {bearer}", TURN_HEADER: turn}
+    async with AsyncExitStack() as stack:
+        client = await stack.enter_async_context(
+            httpx2.AsyncClient(headers=headers, timeout=httpx2.Timeout(30.0, connect=5.0))
+        )
+        streams = await stack.enter_async_context(
+            streamable_http_client(url, http_client=client, max_sse_event_size=MAX_EVENT_BYTES)
+        )
+        session = await stack.enter_async_context(ClientSession(streams[0], streams[1]))
+        await session.initialize()
+        yield session
+
+
+async def call_tool(
+    session: ClientSession, tool: str, arguments: dict[str, Any]
+) -> types.CallToolResult:
+    # send_request, as the chat server does: no client-side output-schema check.
+    return await session.send_request(
+        types.CallToolRequest(params=types.CallToolRequestParams(name=tool, arguments=arguments)),
+        types.CallToolResult,
+    )
+
+
+async def stream_completion(
+    http: httpx.AsyncClient, llm_url: str, body: dict[str, Any], turn: str
+) -> int:
+    """Stream one completion to its ``[DONE]``; returns the chunks read."""
+    url = llm_url.rstrip("/") + "/chat/completions"
+    headers = {"Authorization": "Bearer bench", TURN_HEADER: turn}
+    chunks = 0
+    async with http.stream("POST", url, json=body, headers=headers, timeout=30.0) as response:
+        response.raise_for_status()
+        async for line in response.aiter_lines():
+            if not line.startswith("data:"):
+                continue
+            data = line[5:].strip()
+            if data == "[DONE]":
+                break
+            json.loads(data)
+            chunks += 1
+    return chunks
+
+
+async def relay_turn(
+    http: httpx.AsyncClient, stack: Stack, token: str, steps: list[Step], turn: str
+) -> float:
+    """Replay ``steps`` as a bare relay; returns the wall time in seconds."""
+    started = time.perf_counter()
+    async with mcp_session(stack.mcp_url, token, turn) as session:
+        for step in steps:
+            if step.kind == "call":
+                await call_tool(session, step.tool, step.arguments)
+            elif step.kind == "list_tools":
+                await session.list_tools()
+            else:
+                assert step.body is not None
+                await stream_completion(http, stack.llm_url, step.body, turn)
+    return time.perf_counter() - started
+
+
+async def measure(stack: Stack, token: str, *, turns: int = DEFAULT_TURNS) -> dict[str, Any]:
+    limits = httpx.Limits(max_connections=20, max_keepalive_connections=20)
+    async with httpx.AsyncClient(limits=limits) as http:
+        # What the relay needs and a relay would hold anyway: catalog and directory.
+        async with mcp_session(stack.mcp_url, token, f"relay-setup-{uuid.uuid4().hex[:8]}") as s:
+            tools = openai_tools(await s.list_tools())
+            listed = (await call_tool(s, "list_projects", {})).structured_content or {}
+        directory = [{"id": str(i["id"]), "name": str(i["name"])} for i in listed.get("items", [])]
+
+        schedules: dict[str, list[Step]] = {}
+        shape: dict[str, dict[str, int]] = {}
+        mismatched = 0
+        for question in QUESTIONS:  # warm-up: one turn each way per question
+            run = await post_turn(http, stack.chat_url, token, question)
+            problem = run.failure or frame_problem(run.events)
+            if problem is not None:
+                raise RuntimeError(f"warm-up turn failed ({question!r}): {problem}")
+            completions = for_turn(await dev_requests(http, stack.llm_url), run.turn_id)
+            calls = for_turn(await dev_requests(http, stack.mcp_origin), run.turn_id)
+
+            def body_for(entry: dict[str, Any], q: str = question) -> dict[str, Any]:
+                return shaped_body(entry, question=q, directory=directory, tools=tools)
+
+            steps = build_schedule(run.frames("plan"), calls, completions, body_for)
+            mismatched += sum(
+                1
+                for step, entry in zip(
+                    [s for s in steps if s.kind == "llm"], completions, strict=True
+                )
+                if step.body is not None and request_bytes(step.body) != entry["bytes"]
+            )
+            schedules[question] = steps
+            shape[question] = {"llm_requests": len(completions), "mcp_calls": len(calls)}
+            await relay_turn(http, stack, token, steps, f"relay-warm-{uuid.uuid4().hex[:8]}")
+
+        turn_times: dict[str, list[float]] = {q: [] for q in QUESTIONS}
+        relay_times: dict[str, list[float]] = {q: [] for q in QUESTIONS}
+        failed: list[str] = []
+        relay_ids: list[tuple[str, str]] = []
+        for index in range(turns):
+            question = QUESTIONS[index % len(QUESTIONS)]
+            relay_id = f"relay-{index}-{uuid.uuid4().hex[:8]}"
+            relay_ids.append((question, relay_id))
+            for way in ("turn", "relay") if index % 2 == 0 else ("relay", "turn"):
+                if way == "relay":
+                    relay_times[question].append(
+                        await relay_turn(http, stack, token, schedules[question], relay_id)
+                    )
+                    continue
+                run = await post_turn(http, stack.chat_url, token, question)
+                problem = run.failure or frame_problem(run.events)
+                if problem is not None:
+                    failed.append(problem)
+                else:
+                    turn_times[question].append(run.total_s)
+
+        # The relay really made the same traffic: count it at the stubs.
+        llm_log = await dev_requests(http, stack.llm_url)
+        mcp_log = await dev_requests(http, stack.mcp_origin)
+        traffic_differs = sum(
+            1
+            for question, relay_id in relay_ids
+            if len(for_turn(llm_log, relay_id)) != shape[question]["llm_requests"]
+            or len(for_turn(mcp_log, relay_id)) != shape[question]["mcp_calls"]
+        )
+
+    all_turns = [t for ts in turn_times.values() for t in ts]
+    all_relays = [t for ts in relay_times.values() for t in ts]
+    per_question = {
+        q: {
+            **shape[q],
+            "turn_median_s": median(turn_times[q]),
+            "relay_median_s": median(relay_times[q]),
+            "ratio": ratio(median(turn_times[q]), median(relay_times[q])),
+        }
+        for q in QUESTIONS
+        if turn_times[q] and relay_times[q]
+    }
+    turn_median = median(all_turns) if all_turns else float("nan")
+    relay_median = median(all_relays)
+    overall = ratio(turn_median, relay_median) if all_turns else float("nan")
+    return {
+        "bench": NAME,
+        "turns_each_way": turns,
+        "turn_median_s": turn_median,
+        "relay_median_s": relay_median,
+        "turn_p95_s": percentile(all_turns, 95) if all_turns else float("nan"),
+        "relay_p95_s": percentile(all_relays, 95),
+        "ratio": overall,
+        "ratio_of_totals": ratio(sum(all_turns), sum(all_relays)) if all_turns else float("nan"),
+        "goal_ratio_max": GOAL,
+        "goal_met": bool(all_turns) and overall <= GOAL,
+        "per_question": per_question,
+        "failed_turns": len(failed),
+        "failures": failed[:5],
+        "relay_body_size_mismatches": mismatched,
+        "relay_traffic_mismatches": traffic_differs,
+        "ok": not failed and traffic_differs == 0 and mismatched == 0,
+    }
+
+
+def lines(figures: dict[str, Any]) -> list[str]:
+    out = [
+        f"turn overhead: {figures['turns_each_way']} turns each way, interleaved, after a warm-up",
+        f"  adjudicated turn  median {format_ms(figures['turn_median_s'])}"
+        f"  p95 {format_ms(figures['turn_p95_s'])}",
+        f"  bare relay        median {format_ms(figures['relay_median_s'])}"
+        f"  p95 {format_ms(figures['relay_p95_s'])}",
+        f"  ratio (medians)   {format_ratio(figures['ratio'])}"
+        f"  (goal ≤ {format_ratio(figures['goal_ratio_max'])}:"
+        f" {'met' if figures['goal_met'] else 'NOT met'});"
+        f" ratio of totals {format_ratio(figures['ratio_of_totals'])}",
+    ]
+    for question, row in figures["per_question"].items():
+        out.append(
+            f"    {format_ratio(row['ratio']):>7}  turn {format_ms(row['turn_median_s'])}"
+            f" vs relay {format_ms(row['relay_median_s'])}"
+            f"  ({row['llm_requests']} completions, {row['mcp_calls']} MCP calls)  {question}"
+        )
+    out.append(
+        f"  failed turns {figures['failed_turns']}; relay traffic mismatches"
+        f" {figures['relay_traffic_mismatches']}; body size mismatches"
+        f" {figures['relay_body_size_mismatches']}"
+    )
+    return out
+
+
+def run(*, turns: int = DEFAULT_TURNS) -> dict[str, Any]:
+    with running_stack() as stack:
+        return asyncio.run(measure(stack, stack.token(), turns=turns))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.turn_overhead")
+    parser.add_argument("--turns", type=int, default=DEFAULT_TURNS)
+    args = parser.parse_args(argv)
+    figures = run(turns=args.turns)
+    print("\n".join(lines(figures)))
+    return 0 if figures["ok"] else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,103 @@
+"""The benches' pure parts: percentiles, ratios, byte counts, the frame check."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+
+from beacon.wire.sse import SseEvent
+from bench.common import (
+    format_ratio,
+    frame_problem,
+    json_bytes,
+    median,
+    origin,
+    percentile,
+    ratio,
+    strict_json,
+    write_json,
+)
+
+
+def _frame(seq: int, kind: str, *, id_: str | None = None) -> SseEvent:
+    data = json.dumps({"turn_id": "t_1", "seq": seq})
+    return SseEvent(kind, str(seq) if id_ is None else id_, data)
+
+
+def _turn(*kinds: str) -> list[SseEvent]:
+    return [_frame(i, k) for i, k in enumerate(kinds, start=1)]
+
+
+def test_percentiles_interpolate_between_closest_ranks() -> None:
+    values = [4.0, 1.0, 3.0, 2.0]
+    assert percentile(values, 0) == 1.0
+    assert percentile(values, 100) == 4.0
+    assert median(values) == 2.5
+    assert percentile(values, 95) == pytest.approx(3.85)
+    assert percentile([7.0], 95) == 7.0
+    assert median([1.0, 2.0, 100.0]) == 2.0
+
+
+@pytest.mark.parametrize("q", [-1.0, 100.5])
+def test_percentile_rejects_out_of_range(q: float) -> None:
+    with pytest.raises(ValueError):
+        percentile([1.0], q)
+
+
+def test_percentile_of_nothing_is_an_error() -> None:
+    with pytest.raises(ValueError):
+        percentile([], 50)
+
+
+def test_ratios_and_their_formatting() -> None:
+    assert ratio(115.0, 100.0) == pytest.approx(1.15)
+    with pytest.raises(ValueError):
+        ratio(1.0, 0.0)
+    assert format_ratio(1.0731) == "1.07×"
+    assert format_ratio(15.12) == "15.1×"
+    assert format_ratio(187.6) == "188×"
+
+
+def test_json_bytes_counts_compact_utf8() -> None:
+    assert json_bytes({"a": [1, 2]}) == len('{"a":[1,2]}')
+    # Non-ASCII is escaped as the chat server counts it (json.dumps defaults).
+    assert json_bytes("é") == len('"\\u00e9"')
+
+
+def test_origin_drops_the_path() -> None:
+    assert origin("http://127.0.0.1:5000/v1") == "http://127.0.0.1:5000"
+    assert origin("http://127.0.0.1:5000/mcp") == "http://127.0.0.1:5000"
+
+
+def test_an_intact_turn_has_no_problem() -> None:
+    assert frame_problem(_turn("start", "plan", "references", "delta", "done")) is None
+
+
+@pytest.mark.parametrize(
+    ("events", "why"),
+    [
+        ([], "no frames"),
+        ([_frame(1, "start"), _frame(3, "done")], "frame 2"),
+        ([_frame(1, "start"), _frame(2, "done", id_="7")], "frame 2"),
+        (_turn("plan", "start", "done"), "not 'start'"),
+        (_turn("start", "done", "done"), "2 terminals"),
+        (_turn("start", "plan"), "0 terminals"),
+        (_turn("start", "done", "delta"), "not the last"),
+        (_turn("start", "error"), "ended in 'error'"),
+        ([SseEvent("start", "1", "[1]")], "not a JSON object"),
+    ],
+)
+def test_a_damaged_turn_is_named(events: list[SseEvent], why: str) -> None:
+    problem = frame_problem(events)
+    assert problem is not None and why in problem
+
+
+def test_written_figures_are_strict_json(tmp_path: Path) -> None:
+    figures = {"ratio": math.inf, "rows": [math.nan, 1.5], "n": 3}
+    assert strict_json(figures) == {"ratio": None, "rows": [None, 1.5], "n": 3}
+    path = write_json(tmp_path / "bench", "x", figures)
+    assert path.name == "x.json"
+    assert json.loads(path.read_text()) == {"ratio": None, "rows": [None, 1.5], "n": 3}
