@@ -205,6 +205,10 @@ def create_app(settings: Settings) -> FastAPI:
     # nothing but HTML, JS and CSS may be served from it.
     panel_dir = str(Path(__file__).resolve().parent.parent / "panel")
     app.mount("/panel", StaticFiles(directory=panel_dir, html=True), name="panel")
+    # Two demo hosts embedding the panel through its host adapter; the server
+    # itself stays host-blind (no per-host branch anywhere in it).
+    hosts_dir = str(Path(__file__).resolve().parent.parent / "hosts")
+    app.mount("/hosts", StaticFiles(directory=hosts_dir, html=True), name="hosts")
     return app
 
 

@@ -59,6 +59,8 @@ class CountEntry(_Wire):
     total_is_lower_bound: bool
     has_more: bool
     grade: Grade
+    # Whether `POST /v1/turns/{turn_id}/more` with this slot can fetch another page.
+    more: bool = False
 
 
 class StartData(_Wire):

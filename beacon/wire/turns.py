@@ -1,4 +1,4 @@
-"""The request body of ``POST /v1/turns`` (SPEC §4)."""
+"""The request body of ``POST /v1/turns`` (SPEC §4) and its view context."""
 
 from __future__ import annotations
 
@@ -9,25 +9,51 @@ from pydantic import BaseModel, ConfigDict, Field
 # Bounds are part of the contract: an over-long field is a 422, never truncated.
 MAX_MESSAGE_CHARS = 4000
 MAX_NAME_CHARS = 200
+MAX_ID_CHARS = 100
+# The host trims its annotation list to this many before sending; a list that
+# arrives at the cap may have been cut, and the answer must say so.
+VIEW_ANNOTATIONS_CAP = 50
 
 
-class ViewContext(BaseModel):
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class ViewAnnotation(_Strict):
+    id: str = Field(min_length=1, max_length=MAX_ID_CHARS)
+    title: str | None = Field(default=None, max_length=MAX_NAME_CHARS)
+    status: str | None = Field(default=None, max_length=40)
+    category: str | None = Field(default=None, max_length=80)
+
+
+class ViewContext(_Strict):
     """What the host shows right now; every field optional, every string capped."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    project_id: str | None = Field(default=None, max_length=MAX_NAME_CHARS)
+    project_id: str | None = Field(default=None, max_length=MAX_ID_CHARS)
     project_name: str | None = Field(default=None, max_length=MAX_NAME_CHARS)
+    review_name: str | None = Field(default=None, max_length=MAX_NAME_CHARS)
+    team_name: str | None = Field(default=None, max_length=MAX_NAME_CHARS)
+    capture_label: str | None = Field(default=None, max_length=MAX_NAME_CHARS)
+    capture_time: str | None = Field(default=None, max_length=40)
     level: str | None = Field(default=None, max_length=MAX_NAME_CHARS)
-    panorama_id: str | None = Field(default=None, max_length=MAX_NAME_CHARS)
+    level_number: int | None = Field(default=None, ge=-10, le=300)
+    panorama_id: str | None = Field(default=None, max_length=MAX_ID_CHARS)
+    selected_annotation_id: str | None = Field(default=None, max_length=MAX_ID_CHARS)
+    annotations: list[ViewAnnotation] | None = Field(
+        default=None, max_length=VIEW_ANNOTATIONS_CAP
+    )
 
 
-class TurnRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
+class TurnRequest(_Strict):
     session_id: str | None = Field(default=None, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")
     mode: Literal["chat", "single"] = "single"
     message: str = Field(min_length=1, max_length=MAX_MESSAGE_CHARS)
     view_context: ViewContext | None = None
     locale: Literal["en", "ko", "ja", "de", "es"] = "en"
     capability_hint: list[str] | None = Field(default=None, max_length=6)
+
+
+class MoreRequest(_Strict):
+    """``POST /v1/turns/{turn_id}/more``: the next page of one counted source."""
+
+    slot: str = Field(pattern=r"^c[0-9]{1,3}$")
