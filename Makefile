@@ -49,7 +49,12 @@ pytest: setup
 	if [ $$rc -eq 5 ]; then echo "pytest collected no tests: the suite is broken" >&2; exit 1; fi; \
 	exit $$rc
 
+# After the suite: the contract sweep, the executed-test check (the JUnit record must
+# show every evidence test ran and passed) and the observe gate (exit 5 = stale sweep).
 test: lint typecheck pytest
+	$(VENV)/bin/beacon sweep
+	$(VENV)/bin/beacon check-executed --junit reports/junit.xml
+	$(VENV)/bin/beacon gate observe --junit reports/junit.xml
 
 # The MCP project's own conformance suite against the installed stub (~4 s).
 conformance: setup

@@ -1,4 +1,29 @@
-"""The boundary registry (data) and its loader/schema (SPEC §6).
+"""The boundary registry (SPEC §6): one data file per boundary, a schema, a floor.
 
-Arrives with the harness issue.
+from boundaries import load_registry
+registry = load_registry(repo_root)   # problems are values, never exceptions
 """
+
+from boundaries.loader import (
+    EXPECTED_COUNTS,
+    FLOOR_FILE,
+    KINDS,
+    REGISTRY_DIR,
+    Boundary,
+    Problem,
+    Registry,
+    load_registry,
+    read_floor,
+)
+
+__all__ = [
+    "EXPECTED_COUNTS",
+    "FLOOR_FILE",
+    "KINDS",
+    "REGISTRY_DIR",
+    "Boundary",
+    "Problem",
+    "Registry",
+    "load_registry",
+    "read_floor",
+]

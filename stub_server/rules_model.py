@@ -101,10 +101,33 @@ def _call(index: int, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def _block_value(messages: list[dict[str, Any]], key: str) -> Any:
+    for block in _json_blocks(messages):
+        if key in block:
+            return block[key]
+    return None
+
+
+def _this_level(question: str, messages: list[dict[str, Any]]) -> str:
+    """'this level' means the level the host is showing (view context)."""
+    view = _block_value(messages, "view_context")
+    number = view.get("level_number") if isinstance(view, dict) else None
+    if isinstance(number, int):
+        return re.sub(
+            r"\b(this|the current) level\b", f"level {number}", question, flags=re.IGNORECASE
+        )
+    return question
+
+
 def plan(messages: list[dict[str, Any]], tool_names: set[str]) -> Reply:
     user_index, question = _last_user(messages)
     if any(m.get("role") == "tool" for m in messages[user_index + 1 :]):
         return Reply("READY")
+    narrowing = _block_value(messages, "narrowing")
+    if isinstance(narrowing, dict) and narrowing.get("tool") in tool_names:
+        # The user picked a narrower scope: repeat the search; dispatch applies it.
+        return Reply("", [_call(1, str(narrowing["tool"]), dict(narrowing.get("arguments") or {}))])
+    question = _this_level(question, messages)
     directory = _directory(messages)
     project = _project_in(question, directory)
     if project is None:

@@ -47,6 +47,9 @@ class SearchPhotosArgs(BaseModel):
     )
     query: str = Field(min_length=1, max_length=500, description="What the photos should show.")
     limit: int = Field(default=10, ge=1, le=50, description="Page size.")
+    level_number: int | None = Field(
+        default=None, ge=1, le=200, description="Only photos taken on this level."
+    )
     cursor: str | None = Field(
         default=None, min_length=1, max_length=2000, description="From a previous page's cursor."
     )
@@ -80,7 +83,9 @@ class SearchIndex:
             doc = _Doc(photo, frozenset(found), frozenset(_terms(text)), hits)
             self._docs.setdefault(photo.project_id, []).append(doc)
 
-    def candidates(self, project_id: str, query: str, fetch_cap: int) -> list[tuple[float, Photo]]:
+    def candidates(
+        self, project_id: str, query: str, fetch_cap: int, level_number: int | None = None
+    ) -> list[tuple[float, Photo]]:
         """Scored matches sorted by (-score, id), cut at the backend's fetch cap."""
         text = " ".join(query.lower().split())
         concepts = {c for c, pattern in _PATTERNS.items() if pattern.search(text)}
@@ -93,6 +98,8 @@ class SearchIndex:
         weight = len(topical) + 0.5 * len(terms) + 0.25 * len(modifiers)
         scored: list[tuple[float, Photo]] = []
         for doc in self._docs.get(project_id, []):
+            if level_number is not None and doc.photo.level_number != level_number:
+                continue  # the filter is applied by the backend, before its fetch cap
             matched_topics = topical & doc.concepts
             matched_terms = terms & doc.terms
             if not matched_topics and not matched_terms:
@@ -134,11 +141,14 @@ def search_photos(
     offset = 0
     if args.cursor is not None:
         state = decode_cursor(args.cursor, "search")
-        if state.get("p") != project.id or state.get("q") != args.query:
+        same = (state.get("p"), state.get("q"), state.get("l"))
+        if same != (project.id, args.query, args.level_number):
             raise ToolError("Invalid cursor: it belongs to a different search.")
         offset = state["o"]
     found = (
-        [] if flags.zero_hits else index.candidates(project.id, args.query, ctx.settings.fetch_cap)
+        []
+        if flags.zero_hits
+        else index.candidates(project.id, args.query, ctx.settings.fetch_cap, args.level_number)
     )
     lower_bound = len(found)
     if flags.cursor_drift and args.cursor is not None:
@@ -148,7 +158,9 @@ def search_photos(
     page = found[offset : offset + args.limit]
     next_offset = offset + len(page)
     has_more = next_offset < len(found)
-    cursor = encode_cursor({"t": "search", "p": project.id, "q": args.query, "o": next_offset})
+    cursor = encode_cursor(
+        {"t": "search", "p": project.id, "q": args.query, "l": args.level_number, "o": next_offset}
+    )
     cursor_or_none = cursor if has_more else None
     items = [_item(ctx, score, photo) for score, photo in page]
     accounting = envelope(

@@ -160,6 +160,11 @@ def demo(scenario: ScenarioOpt = "default") -> None:
     raise typer.Exit(serve_until_signal(stack))
 
 
+from beacon.cli.harness import register  # noqa: E402
+
+register(app)
+
+
 def main() -> None:
     app(prog_name="beacon")
 

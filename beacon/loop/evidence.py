@@ -23,7 +23,7 @@ from beacon.adjudication import (
     result_emptiness,
 )
 from beacon.adjudication.tools import has_result_contract
-from beacon.loop.citations import citations_from, records_of
+from beacon.loop.citations import MAX_CARDS_PER_SOURCE, citations_from, records_of
 from beacon.upstream.mcp_client import ToolOutcome
 from beacon.wire.frames import Citation, CountEntry
 
@@ -59,6 +59,8 @@ class Evidence:
     returned: int | None
     absence: AbsenceVerdict | None
     denied: bool = False
+    cursor: str | None = None  # the upstream's next-page handle, for load-more
+    page_ids: tuple[str, ...] = ()  # every record id on the page (cards are a prefix)
 
     @property
     def counted(self) -> bool:
@@ -75,17 +77,27 @@ class Evidence:
             total_is_lower_bound=verdict.grade is Grade.LOWER_BOUND,
             has_more=verdict.has_more,
             grade=verdict.grade.value,
+            more=self.cursor is not None and not self.failed,
         )
 
 
 def adjudicate(
-    outcome: ToolOutcome, *, call_id: str, slot: str, sentinel: int, project_id: str | None
+    outcome: ToolOutcome,
+    *,
+    call_id: str,
+    slot: str,
+    sentinel: int,
+    project_id: str | None,
+    narrowed: bool = False,
+    card_limit: int = MAX_CARDS_PER_SOURCE,
 ) -> Evidence:
     result = outcome.result
     failed = is_in_band_failure(outcome.tool, result, transport_status=outcome.transport_status)
     acct = None if failed else read_accounting(result)
     emptiness: Emptiness = "unknown" if failed else result_emptiness(outcome.tool, result)
-    facts = CallFacts(emptiness, transport_status=outcome.transport_status, failed=failed)
+    facts = CallFacts(
+        emptiness, transport_status=outcome.transport_status, failed=failed, narrowed=narrowed
+    )
     return Evidence(
         call_id=call_id,
         tool=outcome.tool,
@@ -94,10 +106,14 @@ def adjudicate(
         failed=failed,
         verdict=grade_accounting(acct, sentinel=sentinel),
         emptiness=emptiness,
-        citations=() if failed else tuple(citations_from(outcome.tool, result, project_id)),
+        citations=()
+        if failed
+        else tuple(citations_from(outcome.tool, result, project_id, card_limit)),
         bytes=outcome.bytes,
         returned=acct.returned if acct is not None else None,
         absence=absence_cause(facts),
+        cursor=acct.cursor if acct is not None else None,
+        page_ids=tuple(str(r["id"]) for r in records_of(result) if isinstance(r.get("id"), str)),
     )
 
 

@@ -13,25 +13,45 @@ import json
 import logging
 import uuid
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
 import anyio
 import httpx
 
-from beacon.adjudication import SlotStream, SlotValue
+from beacon.adjudication import (
+    AbsenceCause,
+    GateEvent,
+    GateState,
+    Grade,
+    PageShape,
+    SlotStream,
+    SlotValue,
+    grade_view_list,
+    promote_complete,
+)
 from beacon.adjudication.slots import split_sentences
 from beacon.auth.verify import Identity
 from beacon.llm.client import Completion, LlmConfig, stream_completion
 from beacon.llm.errors import LlmError
 from beacon.loop.anchors import anchors_message
+from beacon.loop.citations import MAX_CARDS_PER_SOURCE
 from beacon.loop.context import project_directory
+from beacon.loop.copy import ABSENCE, BUDGET, COUNTER_QUESTION, FAILURE, VIEW_TRUNCATED, say
 from beacon.loop.errors import LoopError
 from beacon.loop.evidence import Evidence, adjudicate, denied_evidence, digest
 from beacon.loop.finalize import ANSWER_DEADLINE_S, finalize
 from beacon.loop.frames import Frame, FrameMaker
 from beacon.loop.intent import needed_tools
+from beacon.loop.narrowing_state import (
+    Narrowing,
+    first_sample,
+    offer_levels,
+    resume,
+    scoped_arguments,
+)
+from beacon.loop.pages import page_record
 from beacon.loop.prompts import PLANNER_PROMPT, RESPONDER_PROMPT, turn_block
 from beacon.policy.audit import audit_row
 from beacon.policy.capabilities import granted_capabilities
@@ -43,7 +63,7 @@ from beacon.store.turns import Message, TurnStore
 from beacon.upstream.errors import UpstreamError
 from beacon.upstream.mcp_client import McpUpstream, connect
 from beacon.wire.frames import PlannedCall
-from beacon.wire.turns import TurnRequest
+from beacon.wire.turns import VIEW_ANNOTATIONS_CAP, TurnRequest
 
 log = logging.getLogger(__name__)
 
@@ -51,6 +71,13 @@ MAX_GATHER_ROUNDS = 6
 CONTEXT_TOOL = "list_projects"
 TRANSCRIPT_MESSAGES = 12
 HEARTBEAT_S = 10.0
+# Absences that earn their own notice; a denial and a failure have theirs, and
+# "no standing" is said by the narration (it states no number), not a card.
+NOTICED_ABSENCES = frozenset(
+    {AbsenceCause.ZERO_FROM_START, AbsenceCause.ZERO_AFTER_NARROWING, AbsenceCause.AUTH_FAILURE}
+)
+# A narrowed scope may come back whole: show every card of it, not a sample.
+NARROWED_CARDS = 50
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,6 +153,7 @@ class Turn:
         self._calls = 0
         self._history: list[dict[str, Any]] = []
         self._turn_block = turn_block([], None)
+        self.narrowing = Narrowing()
 
     @property
     def turn_id(self) -> str:
@@ -163,6 +191,10 @@ class Turn:
                     self.deps.store.transcript, self.session_id
                 )
                 self._history = _history(transcript)
+                record = await anyio.to_thread.run_sync(
+                    self.deps.store.load_narrowing, self.session_id
+                )
+                self.narrowing = resume(record, self.request.message)
             async with connect(
                 self.deps.mcp_url,
                 bearer=self.bearer,
@@ -197,13 +229,20 @@ class Turn:
         self._emit("tool_call", call_id=call_id, tool=tool, arguments=arguments)
         outcome = await upstream.call_tool(tool, arguments)
         project_id = arguments.get("project_id")
+        narrowed = self.narrowing.active and tool == self.narrowing.tool
         evidence = adjudicate(
             outcome,
             call_id=call_id,
             slot=slot,
             sentinel=self.deps.sentinel,
             project_id=project_id if isinstance(project_id, str) else None,
+            narrowed=narrowed,
+            card_limit=NARROWED_CARDS if narrowed else MAX_CARDS_PER_SOURCE,
         )
+        if evidence.counted and evidence.cursor is not None and not evidence.failed:
+            await anyio.to_thread.run_sync(
+                self.deps.store.save_pages, self.turn_id, slot, page_record(evidence)
+            )
         self._emit(
             "tool_result",
             call_id=call_id,
@@ -215,9 +254,7 @@ class Turn:
             bytes=evidence.bytes,
         )
         if evidence.failed:
-            self._emit(
-                "notice", kind="failure", text=f"The {tool} source did not return a usable result."
-            )
+            self._emit("notice", kind="failure", text=say(FAILURE, self.request.locale, tool=tool))
         return evidence, outcome.result
 
     def _deny(
@@ -270,9 +307,26 @@ class Turn:
         granted = granted_capabilities(self.identity.tiers)
         tools = _openai_tools(scope_catalog(await upstream.list_tools(), granted))
         view = self.request.view_context
-        self._turn_block = turn_block(
-            directory, view.model_dump(exclude_none=True) if view else None
+        narrowing = (
+            {
+                "tool": self.narrowing.tool,
+                "arguments": self.narrowing.arguments,
+                "scope": self.narrowing.scope,
+            }
+            if self.narrowing.active
+            else None
         )
+        self._turn_block = turn_block(
+            directory, view.model_dump(exclude_none=True) if view else None, narrowing
+        )
+        if view is not None and view.annotations is not None:
+            listed = grade_view_list(len(view.annotations), VIEW_ANNOTATIONS_CAP)
+            if listed.disclose_truncation:
+                self._emit(
+                    "notice",
+                    kind="disclosure",
+                    text=say(VIEW_TRUNCATED, self.request.locale, n=len(view.annotations)),
+                )
         messages: list[dict[str, Any]] = [
             {"role": "system", "content": PLANNER_PROMPT},
             *self._history,
@@ -308,7 +362,8 @@ class Turn:
             )
             for call in calls:
                 self._calls += 1
-                evidence, raw = await self._call(upstream, call.name, call.arguments, call.id)
+                scoped = scoped_arguments(call.name, call.arguments, self.narrowing)
+                evidence, raw = await self._call(upstream, call.name, scoped, call.id)
                 self.evidence.append(evidence)
                 messages.append(
                     {
@@ -321,7 +376,7 @@ class Turn:
         self._emit(
             "notice",
             kind="disclosure",
-            text=f"The answer uses what {MAX_GATHER_ROUNDS} rounds of searching found.",
+            text=say(BUDGET, self.request.locale, n=MAX_GATHER_ROUNDS),
         )
 
     async def _plan(
@@ -354,7 +409,48 @@ class Turn:
             ],
         }
 
+    def _settle_narrowing(self) -> None:
+        """Promote a complete narrowed page, release after zero, or offer to narrow."""
+        if self.narrowing.active:
+            for index, item in enumerate(self.evidence):
+                if item.tool != self.narrowing.tool or item.failed or item.denied:
+                    continue
+                if item.emptiness == "empty":
+                    self.narrowing.step(GateEvent.NARROWED_ZERO)
+                    continue
+                shape = PageShape(True, 1, item.verdict.has_more, item.returned or 0)
+                promoted = promote_complete(item.verdict, shape)
+                self.evidence[index] = replace(item, verdict=promoted)
+                complete = promoted.grade is Grade.EXACT and len(item.citations) == item.returned
+                self.narrowing.step(
+                    GateEvent.NARROWED_COMPLETE if complete else GateEvent.NARROWED_PARTIAL
+                )
+            return
+        sample = first_sample(self.evidence) if self.session_id is not None else None
+        options = offer_levels(sample, self.request.locale) if sample is not None else []
+        if sample is None or not options:
+            return
+        self.narrowing.step(GateEvent.SAMPLE_RESULT)
+        self.narrowing.step(GateEvent.OFFER)
+        self.narrowing.tool, self.narrowing.arguments = sample.tool, dict(sample.arguments)
+        self.narrowing.options = options
+        self._emit(
+            "notice",
+            kind="counter_question",
+            text=say(COUNTER_QUESTION, self.request.locale),
+            options=[{k: o[k] for k in ("label", "reply", "recommended")} for o in options],
+        )
+
+    def _absence_notices(self) -> None:
+        for item in self.evidence:
+            cause = item.absence.cause if item.absence is not None else None
+            if item.counted and cause in NOTICED_ABSENCES:
+                assert cause is not None
+                self._emit("notice", kind="absence", text=say(ABSENCE[cause], self.request.locale))
+
     async def _answer(self) -> None:
+        self._settle_narrowing()
+        self._absence_notices()
         counted = [e for e in self.evidence if e.counted]
         citations = [c for e in counted for c in e.citations]
         counts = [e.count_entry() for e in counted]
@@ -402,6 +498,12 @@ class Turn:
                 sources=[c.model_dump() for c in citations],
             )
         )
+        if self.session_id is not None:
+            if self.narrowing.state is GateState.RELEASED:
+                self.narrowing.step(GateEvent.RELEASE)  # zero after narrowing: release now
+            await anyio.to_thread.run_sync(
+                self.deps.store.save_narrowing, self.session_id, self.narrowing.record()
+            )
         for sentence in split_sentences(answer):
             self._emit("delta", text=sentence)
         self._emit("done", finish_reason=final.finish_reason, answer=answer)

@@ -25,11 +25,15 @@ from beacon.auth.verify import Identity, Verifier
 from beacon.llm.client import LlmConfig
 from beacon.loop.frames import Frame
 from beacon.loop.orchestrator import Turn, TurnDeps, new_turn_id
+from beacon.loop.pages import fetch_more
 from beacon.policy.capabilities import TIERS
+from beacon.policy.pep import decide
 from beacon.server.hub import LiveTurn, TurnHub
 from beacon.server.settings import Settings
 from beacon.store.turns import SessionNotOwned, TurnStore
-from beacon.wire.turns import TurnRequest
+from beacon.upstream.errors import UpstreamError
+from beacon.upstream.mcp_client import connect
+from beacon.wire.turns import MoreRequest, TurnRequest
 
 SCENARIO_HEADER = "X-Beacon-Scenario"
 _SCENARIO_NAME = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
@@ -38,6 +42,8 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
     400: {"description": "Malformed scenario header", "content": _JSON},
     401: {"description": "Missing or rejected bearer", "content": _JSON},
     404: {"description": "No such turn or session for this caller", "content": _JSON},
+    409: {"description": "No further page", "content": _JSON},
+    502: {"description": "The upstream failed", "content": _JSON},
     503: {"description": "The key set cannot be fetched", "content": _JSON},
 }
 _SSE: dict[int | str, dict[str, Any]] = {200: {"content": {"text/event-stream": {}}}}
@@ -179,6 +185,38 @@ def create_app(settings: Settings) -> FastAPI:
                 yield encoded
 
         return stream(replay())
+
+    @app.post("/v1/turns/{turn_id}/more", responses=_ERRORS)
+    async def more(
+        turn_id: str,
+        body: MoreRequest,
+        authorization: Annotated[str | None, Header()] = None,
+        x_beacon_scenario: Annotated[str | None, Header()] = None,
+    ) -> Any:
+        """The next page of one counted source of a finished turn (load more)."""
+        identity = await identify(authorization)
+        if isinstance(identity, JSONResponse):
+            return identity
+        record = await anyio.to_thread.run_sync(store.turn, turn_id)
+        if record is None or record.owner != identity.sub:
+            return _not_found("turn")
+        pages = await anyio.to_thread.run_sync(store.load_pages, turn_id, body.slot)
+        if pages is None or pages.get("cursor") is None:
+            return _error(409, "no_more", "this source has no further page")
+        if not decide(pages["tool"], identity.tiers, capability_hint=None).allowed:
+            return _not_found("turn")
+        bearer = (authorization or "").partition(" ")[2].strip()
+        try:
+            async with connect(
+                settings.mcp_url, bearer=bearer, turn_id=turn_id, timeout_s=settings.mcp_timeout_s
+            ) as upstream:
+                reply, updated = await fetch_more(
+                    upstream, pages, turn_id=turn_id, slot=body.slot, sentinel=settings.sentinel
+                )
+        except UpstreamError as exc:
+            return _error(502, exc.code, str(exc))
+        await anyio.to_thread.run_sync(store.save_pages, turn_id, body.slot, updated)
+        return reply
 
     @app.get("/v1/sessions/{session_id}", responses=_ERRORS)
     async def get_session(

@@ -37,6 +37,10 @@ CREATE TABLE IF NOT EXISTS messages (
 CREATE TABLE IF NOT EXISTS audit (
   turn_id TEXT NOT NULL, sub TEXT NOT NULL, tool TEXT NOT NULL, capability TEXT,
   allowed INTEGER NOT NULL, reason TEXT NOT NULL, hint_present INTEGER NOT NULL, at TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS narrowing (
+  session_id TEXT PRIMARY KEY, body BLOB NOT NULL, updated_at REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS pages (
+  turn_id TEXT NOT NULL, slot TEXT NOT NULL, body BLOB NOT NULL, PRIMARY KEY (turn_id, slot));
 CREATE INDEX IF NOT EXISTS messages_by_session ON messages (session_id, created_at);
 """
 
@@ -208,6 +212,54 @@ class TurnStore:
             )
             for turn_id, role, body in rows
         ]
+
+    def _put_json(self, sql: str, key: tuple[str, ...], context: bytes, value: object) -> None:
+        body = seal(self._ring, json.dumps(value), context=context)
+        with self._connect() as db:
+            db.execute(sql, (*key, body))
+
+    def _get_json(self, sql: str, key: tuple[str, ...], context: bytes) -> Any:
+        with self._connect() as db:
+            row = db.execute(sql, key).fetchone()
+        return None if row is None else json.loads(unseal_text(self._ring, row[0], context=context))
+
+    def save_narrowing(self, session_id: str, record: dict[str, Any] | None) -> None:
+        """The session's narrowing state (None clears it): owned by dispatch, not the model."""
+        if record is None:
+            with self._connect() as db:
+                db.execute("DELETE FROM narrowing WHERE session_id = ?", (session_id,))
+            return
+        self._put_json(
+            "INSERT OR REPLACE INTO narrowing VALUES (?, ?, unixepoch())",
+            (session_id,),
+            record_context(session_id, "narrowing"),
+            record,
+        )
+
+    def load_narrowing(self, session_id: str) -> dict[str, Any] | None:
+        found = self._get_json(
+            "SELECT body FROM narrowing WHERE session_id = ?",
+            (session_id,),
+            record_context(session_id, "narrowing"),
+        )
+        return found if isinstance(found, dict) else None
+
+    def save_pages(self, turn_id: str, slot: str, record: dict[str, Any]) -> None:
+        """What load-more needs to fetch and stitch the next page of one source."""
+        self._put_json(
+            "INSERT OR REPLACE INTO pages VALUES (?, ?, ?)",
+            (turn_id, slot),
+            record_context(turn_id, "pages", slot),
+            record,
+        )
+
+    def load_pages(self, turn_id: str, slot: str) -> dict[str, Any] | None:
+        found = self._get_json(
+            "SELECT body FROM pages WHERE turn_id = ? AND slot = ?",
+            (turn_id, slot),
+            record_context(turn_id, "pages", slot),
+        )
+        return found if isinstance(found, dict) else None
 
     def record_audit(self, rows: Sequence[dict[str, Any]]) -> None:
         with self._connect() as db:

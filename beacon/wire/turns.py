@@ -39,9 +39,7 @@ class ViewContext(_Strict):
     level_number: int | None = Field(default=None, ge=-10, le=300)
     panorama_id: str | None = Field(default=None, max_length=MAX_ID_CHARS)
     selected_annotation_id: str | None = Field(default=None, max_length=MAX_ID_CHARS)
-    annotations: list[ViewAnnotation] | None = Field(
-        default=None, max_length=VIEW_ANNOTATIONS_CAP
-    )
+    annotations: list[ViewAnnotation] | None = Field(default=None, max_length=VIEW_ANNOTATIONS_CAP)
 
 
 class TurnRequest(_Strict):

@@ -97,7 +97,7 @@ ROWS = [
     pytest.param("auth-empty", "done", None, 2, ["failure"], id="braces-after-401"),
     pytest.param("prose-reply", "done", None, 2, ["failure"], id="prose-reply"),
     pytest.param("legacy-upstream", "done", None, 3, [], id="legacy-no-accounting"),
-    pytest.param("zero-hits", "done", None, 3, [], id="zero-hits"),
+    pytest.param("zero-hits", "done", None, 3, ["absence"], id="zero-hits-from-the-start"),
     pytest.param("upstream-401", "error", "upstream_auth", 0, [], id="upstream-refuses-bearer"),
     pytest.param(
         "jsonrpc-error", "error", "upstream_protocol", 0, [], id="jsonrpc-error-at-context"

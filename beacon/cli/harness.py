@@ -1,0 +1,178 @@
+"""The harness commands: sweep, boundaries, gate, check-executed, audit, probe.
+
+Registered onto the ``beacon`` app by ``register``; the work lives in
+``harness/`` and ``gates/``, these are thin adapters that map results to exits.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+RootOpt = Annotated[Path, typer.Option(help="repository root to work on")]
+
+
+def _sweep(root: RootOpt = Path(".")) -> None:
+    """Run every boundary's check; write reports/sweep/latest.json; exit 1 on any failure."""
+    from harness.sweep import run_sweep, write_record
+
+    record = run_sweep(root)
+    path = write_record(root.resolve(), record)
+    for problem in record["problems"]:
+        typer.echo(f"registry: {problem['file']}: {problem['field']}: {problem['message']}")
+    for verdict in record["boundaries"]:
+        if verdict["verdict"] != "pass":
+            typer.echo(
+                f"{verdict['verdict']}: {verdict['id']} ({verdict['file']}): "
+                f"{verdict['field']}: {verdict['message']}"
+            )
+    passed = sum(1 for v in record["boundaries"] if v["verdict"] == "pass")
+    kinds = " ".join(f"{k}={n}" for k, n in record["by_kind"].items())
+    typer.echo(
+        f"swept {record['count']} boundaries ({kinds}): {passed} pass, "
+        f"{record['count'] - passed} not; {len(record['problems'])} registry problems; "
+        f"{record['wall_seconds']}s at {record['commit'][:12]} → {path}"
+    )
+    raise typer.Exit(0 if record["ok"] else 1)
+
+
+boundaries_app = typer.Typer(no_args_is_help=True, help="The boundary registry.")
+
+
+@boundaries_app.command("list")
+def _list(
+    by_kind: Annotated[bool, typer.Option("--by-kind", help="counts per kind")] = False,
+    root: RootOpt = Path("."),
+) -> None:
+    """List the registered boundaries (or their counts per kind)."""
+    from boundaries import load_registry
+
+    registry = load_registry(root.resolve())
+    for problem in registry.problems:
+        typer.echo(f"registry: {problem}", err=True)
+    if by_kind:
+        for kind, items in registry.by_kind().items():
+            typer.echo(f"{kind}: {len(items)}")
+        typer.echo(f"total: {len(registry.boundaries)}")
+    else:
+        for boundary in sorted(registry.boundaries, key=lambda b: (b.kind, b.id)):
+            typer.echo(f"{boundary.kind}\t{boundary.id}\t{boundary.title}")
+    raise typer.Exit(1 if registry.problems else 0)
+
+
+gate_app = typer.Typer(
+    no_args_is_help=True, help="Gates: exit 0 open, 1 failing, 2 usage, 5 stale."
+)
+_PASS_THROUGH = {"allow_extra_args": True, "ignore_unknown_options": True, "help_option_names": []}
+
+
+@gate_app.command("observe", context_settings=_PASS_THROUGH)
+def _observe(ctx: typer.Context) -> None:
+    """May a change be called done? (--junit PATH, --bypass REASON, --root DIR)"""
+    from gates.observe import main
+
+    raise typer.Exit(main(list(ctx.args)))
+
+
+@gate_app.command("promote", context_settings=_PASS_THROUGH)
+def _promote(ctx: typer.Context) -> None:
+    """Promote dev → qa → prod (--from, --to, --junit, --bypass REASON, --root)."""
+    from gates.promote import main
+
+    raise typer.Exit(main(list(ctx.args)))
+
+
+def _check_executed(
+    junit: Annotated[Path, typer.Option(help="the run's JUnit XML")],
+    root: RootOpt = Path("."),
+) -> None:
+    """Every evidence test and required group must have executed and passed."""
+    from boundaries import load_registry
+    from harness.executed import JunitError, check_executed, junit_cases, requirements
+
+    try:
+        cases = junit_cases(junit)
+    except JunitError as exc:
+        typer.echo(str(exc), err=True)
+        raise typer.Exit(1) from exc
+    report = check_executed(cases, requirements(load_registry(root.resolve()), root.resolve()))
+    for shortfall in report.shortfalls:
+        typer.echo(f"not executed: {shortfall}")
+    verdict = "ok" if report.ok else f"{len(report.shortfalls)} shortfalls"
+    typer.echo(
+        f"check-executed: {report.required} required tests/groups, "
+        f"{report.cases_seen} cases in the JUnit record: {verdict}"
+    )
+    raise typer.Exit(0 if report.ok else 1)
+
+
+audit_app = typer.Typer(no_args_is_help=True, help="Audits.")
+
+
+@audit_app.command("fan-in")
+def _fan_in(
+    junit: Annotated[Path | None, typer.Option(help="count only tests that passed here")] = None,
+    root: RootOpt = Path("."),
+) -> None:
+    """Per gate: items directly behind it, and how many lack their own execution evidence."""
+    from harness.executed import junit_cases
+    from harness.fanin import FAIL_OVER, WARN_OVER, audit
+
+    passed = None
+    if junit is not None:
+        passed = {c.split("::")[0] for c, s in junit_cases(junit).items() if s == "passed"}
+    worst_level = "ok"
+    for gate in audit(root.resolve(), passed):
+        typer.echo(
+            f"gate {gate.gate}: {len(gate.behind)} items behind it, {len(gate.unevidenced)} "
+            f"without their own execution evidence → {gate.level} "
+            f"(warn over {WARN_OVER}, fail over {FAIL_OVER})"
+        )
+        for module, fan in gate.worst:
+            typer.echo(f"  {module} (imported by {fan})")
+        if gate.level == "fail" or (gate.level == "warn" and worst_level == "ok"):
+            worst_level = gate.level
+    raise typer.Exit(1 if worst_level == "fail" else 0)
+
+
+def _probe(
+    name: Annotated[str | None, typer.Argument(help="probe name")] = None,
+    list_: Annotated[bool, typer.Option("--list", help="list the probes")] = False,
+    all_: Annotated[bool, typer.Option("--all", help="run every probe")] = False,
+    scenario: str = "default",
+) -> None:
+    """Run one probe (or --all) against a freshly started stack; --list lists them."""
+    from harness.probes import PROBES, run_probe
+    from harness.stack import StackError, running_stack
+
+    if list_:
+        for probe in PROBES:
+            typer.echo(probe)
+        raise typer.Exit(0)
+    names = list(PROBES) if all_ else [name] if name else []
+    if not names or any(n not in PROBES for n in names):
+        typer.echo(f"give a probe name ({', '.join(PROBES)}), --all or --list", err=True)
+        raise typer.Exit(2)
+    try:
+        with running_stack(scenario) as stack:
+            reports = [run_probe(n, stack) for n in names]
+    except StackError as exc:
+        typer.echo(f"probe: {exc}", err=True)
+        raise typer.Exit(1) from exc
+    for report in reports:
+        status = "ok" if report.ok else "FAILED"
+        detail = report.failure or json.dumps(report.facts, ensure_ascii=False)
+        typer.echo(f"probe {report.name}: {status} in {report.seconds}s: {detail}")
+    raise typer.Exit(0 if all(r.ok for r in reports) else 1)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("sweep")(_sweep)
+    app.add_typer(boundaries_app, name="boundaries")
+    app.add_typer(gate_app, name="gate")
+    app.command("check-executed")(_check_executed)
+    app.add_typer(audit_app, name="audit")
+    app.command("probe")(_probe)

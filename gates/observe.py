@@ -1,0 +1,52 @@
+"""``beacon gate observe``: may a change be called done?
+
+Exit codes are the contract: 0 open, 1 failing evidence, 2 usage, 5 stale
+sweep (refuse). One bypass flag, ``--bypass REASON``, lets a stale sweep
+through and is stamped, with its reason, into ``reports/gates/observe.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from harness.gating import (
+    DEFAULT_JUNIT,
+    EXIT_CODES,
+    Outcome,
+    bypass_problem,
+    decide_observe,
+    print_decision,
+    write_evidence,
+)
+
+# What this gate runs (the caller check reads it): it judges, it does not re-run.
+INVOKES: tuple[str, ...] = ()
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="beacon gate observe", description=__doc__)
+    p.add_argument("--root", type=Path, default=Path.cwd())
+    p.add_argument("--junit", type=Path, default=None)
+    p.add_argument("--bypass", metavar="REASON", default=None)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        args = parser().parse_args(argv)
+    except SystemExit:
+        return EXIT_CODES[Outcome.USAGE]
+    if (problem := bypass_problem(args.bypass)) is not None:
+        print(problem, file=sys.stderr)
+        return EXIT_CODES[Outcome.USAGE]
+    root = args.root.resolve()
+    junit = args.junit or root / DEFAULT_JUNIT
+    decision = decide_observe(root, junit, args.bypass)
+    print_decision(decision, write_evidence(root, decision))
+    return decision.exit_code
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,129 @@
+"""``beacon gate promote --from dev --to qa|prod``: promote what was exercised.
+
+Requires everything ``observe`` requires (a fresh, green sweep; executed
+evidence; no orphans), a green e2e group in the JUnit record, every probe
+passing against a freshly started stack, and for ``prod`` a recorded ``qa``
+promotion of the very same commit and swept content (upper channels promote
+what the lower one exercised; they never rebuild). Exit codes as ``observe``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from harness.executed import JunitError, junit_cases
+from harness.gating import (
+    DEFAULT_JUNIT,
+    EVIDENCE_DIR,
+    EXIT_CODES,
+    Decision,
+    Outcome,
+    bypass_problem,
+    decide_observe,
+    print_decision,
+    write_evidence,
+)
+from harness.probes import PROBES, run_probe
+from harness.stack import StackError, running_stack
+from harness.sweep import read_record
+
+PROMOTIONS: dict[str, str] = {"dev": "qa", "qa": "prod"}
+PROMOTION_LOG = f"{EVIDENCE_DIR}/promotions.json"
+E2E_GROUP = "suites/e2e/"
+INVOKES: tuple[str, ...] = ("gate observe", "probe --all")
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="beacon gate promote", description=__doc__)
+    p.add_argument("--from", dest="source", required=True, choices=sorted(PROMOTIONS))
+    p.add_argument("--to", dest="target", required=True, choices=sorted(PROMOTIONS.values()))
+    p.add_argument("--root", type=Path, default=Path.cwd())
+    p.add_argument("--junit", type=Path, default=None)
+    p.add_argument("--bypass", metavar="REASON", default=None)
+    return p
+
+
+def _log(root: Path) -> list[dict[str, Any]]:
+    try:
+        loaded = json.loads((root / PROMOTION_LOG).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    return loaded if isinstance(loaded, list) else []
+
+
+def _artifact(root: Path) -> dict[str, Any]:
+    record = read_record(root) or {}
+    return {"commit": record.get("commit"), "paths": record.get("paths")}
+
+
+def decide_promote(
+    root: Path, junit: Path, source: str, target: str, bypass: str | None
+) -> Decision:
+    decision = decide_observe(root, junit, bypass)
+    decision.gate = "promote"
+    decision.facts["promotion"] = {"from": source, "to": target}
+    if decision.outcome is Outcome.STALE:
+        return decision
+    artifact = _artifact(root)
+    if source == "qa":
+        exercised = [p for p in _log(root) if p.get("to") == "qa" and p.get("artifact") == artifact]
+        if not exercised:
+            decision.fail(
+                "no qa promotion of this exact commit and swept content: promote dev → qa first"
+            )
+    try:
+        cases = junit_cases(junit)
+    except JunitError:
+        cases = {}
+    red = sorted(c for c, s in cases.items() if s == "failed")
+    if red:
+        decision.fail(f"the suite is not green: {len(red)} failed, e.g. {red[:3]}")
+    e2e = {c: s for c, s in cases.items() if c.startswith(E2E_GROUP)}
+    if not e2e or any(s != "passed" for s in e2e.values()):
+        bad = sorted(c for c, s in e2e.items() if s != "passed")[:5]
+        decision.fail(f"the e2e group against the stub is not green ({len(e2e)} ran; {bad})")
+    if decision.outcome is not Outcome.OPEN:
+        return decision
+    try:
+        with running_stack() as stack:
+            reports = [run_probe(name, stack) for name in PROBES]
+    except StackError as exc:
+        decision.fail(f"the stack for the probes did not start: {exc}")
+        return decision
+    decision.facts["probes"] = {r.name: {"ok": r.ok, "seconds": r.seconds} for r in reports}
+    for report in reports:
+        if not report.ok:
+            decision.fail(f"probe {report.name}: {report.failure}")
+    if decision.outcome is Outcome.OPEN:
+        log = _log(root)
+        log.append({"from": source, "to": target, "artifact": artifact, "bypass": bypass})
+        path = root / PROMOTION_LOG
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(log, indent=2) + "\n", encoding="utf-8")
+    return decision
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        args = parser().parse_args(argv)
+    except SystemExit:
+        return EXIT_CODES[Outcome.USAGE]
+    if PROMOTIONS[args.source] != args.target:
+        print(f"cannot promote {args.source} → {args.target}", file=sys.stderr)
+        return EXIT_CODES[Outcome.USAGE]
+    if (problem := bypass_problem(args.bypass)) is not None:
+        print(problem, file=sys.stderr)
+        return EXIT_CODES[Outcome.USAGE]
+    root = args.root.resolve()
+    junit = args.junit or root / DEFAULT_JUNIT
+    decision = decide_promote(root, junit, args.source, args.target, args.bypass)
+    print_decision(decision, write_evidence(root, decision))
+    return decision.exit_code
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

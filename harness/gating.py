@@ -1,0 +1,155 @@
+"""What the gates decide, as values: outcomes map to exit codes in one table.
+
+A gate never passes a child's exit code through (pytest also exits 5, for "no
+tests collected"): every step yields an ``Outcome``, and only ``EXIT_CODES``
+turns an outcome into a number, so 5 always means a stale sweep.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+from boundaries import load_registry
+from harness.callers import find_callers
+from harness.executed import JunitError, check_executed, junit_cases, requirements
+from harness.fanin import audit
+from harness.fsm import HarnessEvent, HarnessState, Lifecycle
+from harness.sweep import freshness
+
+EVIDENCE_DIR = "reports/gates"
+DEFAULT_JUNIT = "reports/junit.xml"
+MIN_BYPASS_REASON = 10
+
+
+class Outcome(StrEnum):
+    OPEN = "open"
+    FAILING = "failing_evidence"
+    USAGE = "usage"
+    STALE = "stale_sweep"
+
+
+EXIT_CODES: dict[Outcome, int] = {
+    Outcome.OPEN: 0,
+    Outcome.FAILING: 1,
+    Outcome.USAGE: 2,
+    Outcome.STALE: 5,
+}
+
+
+@dataclass
+class Decision:
+    gate: str
+    outcome: Outcome = Outcome.OPEN
+    findings: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    facts: dict[str, Any] = field(default_factory=dict)
+    bypass: str | None = None
+
+    @property
+    def exit_code(self) -> int:
+        return EXIT_CODES[self.outcome]
+
+    def fail(self, finding: str) -> None:
+        self.findings.append(finding)
+        if self.outcome is Outcome.OPEN:
+            self.outcome = Outcome.FAILING
+
+
+def bypass_problem(reason: str | None) -> str | None:
+    if reason is not None and len(reason.strip()) < MIN_BYPASS_REASON:
+        return f"--bypass needs a reason of at least {MIN_BYPASS_REASON} characters"
+    return None
+
+
+def decide_observe(root: Path, junit: Path, bypass: str | None = None) -> Decision:
+    """May a change be called done? Fresh sweep, green sweep, executed evidence, callers, fan-in."""
+    decision = Decision("observe", bypass=bypass)
+    life = Lifecycle(HarnessState.SUITE_RUNNING)  # the suite ran before the gate was called
+    life.fire(HarnessEvent.FINISHED)
+    fresh = freshness(root)
+    decision.facts["freshness"] = {"fresh": fresh.fresh, "reasons": list(fresh.reasons)}
+    if not fresh.fresh and bypass is None:
+        decision.outcome = Outcome.STALE
+        decision.findings += [f"stale sweep: {r}" for r in fresh.reasons]
+        life.fire(HarnessEvent.ABORT)
+        decision.facts["lifecycle"] = life.trail
+        return decision
+    if not fresh.fresh:
+        decision.warnings += [f"BYPASSED stale sweep: {r}" for r in fresh.reasons]
+    record = fresh.record or {}
+    decision.facts["sweep"] = {k: record.get(k) for k in ("commit", "swept_at", "count", "ok")}
+    if not record.get("ok", False):
+        failed = [b["id"] for b in record.get("boundaries", []) if b.get("verdict") != "pass"]
+        problems = [
+            f"{p['file']}: {p['field']}: {p['message']}" for p in record.get("problems", [])
+        ]
+        decision.fail(
+            f"the sweep is red: {len(failed)} boundaries failed {failed[:10]} {problems[:5]}"
+        )
+    registry = load_registry(root)
+    try:
+        cases = junit_cases(junit)
+    except JunitError as exc:
+        decision.fail(str(exc))
+        cases = {}
+    else:
+        report = check_executed(cases, requirements(registry, root))
+        decision.facts["executed"] = {"required": report.required, "cases": report.cases_seen}
+        for shortfall in report.shortfalls:
+            decision.fail(f"not executed: {shortfall}")
+    life.fire(HarnessEvent.COLLECTED)
+    callers = find_callers(root)
+    decision.facts["callers"] = {k: list(v) for k, v in callers.callers.items()}
+    for orphan in callers.orphans:
+        decision.fail(f"orphan: nothing in CI, the Makefile or a gate invokes `beacon {orphan}`")
+    passed_files = {c.split("::")[0] for c, status in cases.items() if status == "passed"}
+    for gate_fan in audit(root, passed_files or None):
+        summary = f"{gate_fan.gate}: {len(gate_fan.unevidenced)} of {len(gate_fan.behind)} items"
+        decision.facts.setdefault("fan_in", {})[gate_fan.gate] = {
+            "behind": len(gate_fan.behind),
+            "unevidenced": list(gate_fan.unevidenced),
+            "worst": [list(w) for w in gate_fan.worst],
+            "level": gate_fan.level,
+        }
+        if gate_fan.level == "fail":
+            decision.fail(f"fan-in over the hard limit: {summary} lack execution evidence")
+        elif gate_fan.level == "warn":
+            decision.warnings.append(f"fan-in warning: {summary} lack execution evidence")
+    life.fire(HarnessEvent.DECIDED)
+    decision.facts["lifecycle"] = life.trail
+    return decision
+
+
+def write_evidence(root: Path, decision: Decision, name: str | None = None) -> Path:
+    path = root / EVIDENCE_DIR / f"{name or decision.gate}.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    body = {
+        "gate": decision.gate,
+        "outcome": decision.outcome.value,
+        "exit_code": decision.exit_code,
+        "decided_at": datetime.now(UTC).isoformat(timespec="seconds"),
+        "bypass": {"used": decision.bypass is not None, "reason": decision.bypass},
+        "findings": decision.findings,
+        "warnings": decision.warnings,
+        "facts": decision.facts,
+    }
+    path.write_text(json.dumps(body, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    return path
+
+
+def print_decision(decision: Decision, evidence: Path) -> None:
+    for line in decision.warnings:
+        print(f"warning: {line}")
+    for line in decision.findings:
+        print(f"finding: {line}")
+    if decision.bypass is not None:
+        print(f"bypass used: {decision.bypass!r} (stamped into {evidence})")
+    print(
+        f"gate {decision.gate}: {decision.outcome.value} (exit {decision.exit_code}); "
+        f"evidence {evidence}"
+    )

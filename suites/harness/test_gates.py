@@ -1,0 +1,177 @@
+"""Gate outcomes, each produced by a real situation in a throwaway copy of the tree.
+
+0 open, 1 failing evidence, 2 usage, 5 stale sweep — and 5 means nothing else.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from xml.sax.saxutils import quoteattr
+
+from boundaries import load_registry
+from harness.executed import requirements
+from harness.workspace import gate_in, sweep_in
+
+Beacon = Callable[..., subprocess.CompletedProcess[str]]
+REASON = "release train 42: sweep host down, approved by on-call"
+
+
+def _git(repo: Path, *args: str) -> None:
+    subprocess.run(
+        ["git", "-c", "user.name=h", "-c", "user.email=h@localhost", *args],
+        cwd=repo,
+        check=True,
+        capture_output=True,
+        timeout=60,
+    )
+
+
+def _evidence(repo: Path, gate: str = "observe") -> dict[str, object]:
+    loaded = json.loads((repo / f"reports/gates/{gate}.json").read_text())
+    assert isinstance(loaded, dict)
+    return loaded
+
+
+def _junit_for_everything(repo: Path) -> Path:
+    """A JUnit record in which every required test and group row passed."""
+    cases = []
+    for req in requirements(load_registry(repo), repo):
+        path, _, name = req.node.partition("::")
+        classname = path.removesuffix(".py").replace("/", ".")
+        names = [name] if req.min_cases == 1 else [f"{name}[r{i}]" for i in range(req.min_cases)]
+        cases += [
+            f"<testcase classname={quoteattr(classname)} name={quoteattr(n)} />" for n in names
+        ]
+    cases.append('<testcase classname="suites.e2e.test_cli" name="test_e2e_ran" />')
+    junit = repo / "reports/junit.xml"
+    junit.parent.mkdir(parents=True, exist_ok=True)
+    junit.write_text(
+        f'<testsuites><testsuite name="pytest">{"".join(cases)}</testsuite></testsuites>'
+    )
+    return junit
+
+
+def test_no_sweep_record_refuses_with_5(beacon: Beacon, repo: Path) -> None:
+    code, out = gate_in(repo, "observe")
+    assert code == 5, out
+    assert "no sweep record" in out
+    assert _evidence(repo)["outcome"] == "stale_sweep"
+
+
+def test_editing_a_guarded_file_after_the_sweep_refuses_with_5(beacon: Beacon, repo: Path) -> None:
+    assert sweep_in(repo)
+    _junit_for_everything(repo)
+    assert gate_in(repo, "observe")[0] == 0
+    stitch = repo / "beacon/adjudication/stitch.py"
+    stitch.write_text(stitch.read_text() + "\n# an edit after the sweep\n")
+    code, out = gate_in(repo, "observe")
+    assert code == 5, out
+    assert "beacon/adjudication/stitch.py changed since the sweep" in out
+    assert sweep_in(repo)  # uncommitted, but swept as it is now: fresh again
+    assert gate_in(repo, "observe")[0] == 0
+
+
+def test_a_sweep_of_another_commit_refuses_with_5(beacon: Beacon, repo: Path) -> None:
+    assert sweep_in(repo)
+    (repo / "NOTES.txt").write_text("unrelated\n")
+    _git(repo, "add", "NOTES.txt")
+    _git(repo, "commit", "-q", "-m", "another commit")
+    code, out = gate_in(repo, "observe")
+    assert code == 5 and "the tree is at" in out
+
+
+def test_the_bypass_lets_a_stale_sweep_through_and_stamps_its_reason(
+    beacon: Beacon, repo: Path
+) -> None:
+    _junit_for_everything(repo)
+    assert sweep_in(repo)
+    stitch = repo / "beacon/adjudication/stitch.py"
+    stitch.write_text(stitch.read_text() + "\n# edit\n")
+    code, out = gate_in(repo, "observe", "--bypass", REASON)
+    assert code == 0, out
+    evidence = _evidence(repo)
+    assert evidence["bypass"] == {"used": True, "reason": REASON}
+    assert any("BYPASSED stale sweep" in w for w in evidence["warnings"])  # type: ignore[attr-defined]
+
+
+def test_usage_errors_exit_2(beacon: Beacon) -> None:
+    assert beacon("gate", "observe", "--bypass", "because").returncode == 2  # no real reason
+    assert beacon("gate", "observe", "--no-such-flag").returncode == 2
+    assert beacon("gate", "promote", "--from", "dev", "--to", "prod").returncode == 2
+    assert beacon("gate", "promote", "--from", "dev").returncode == 2
+
+
+def test_missing_junit_is_failing_evidence_not_staleness(beacon: Beacon, repo: Path) -> None:
+    assert sweep_in(repo)
+    code, out = gate_in(repo, "observe", "--junit", "reports/none.xml")
+    assert code == 1 and "cannot read JUnit XML" in out
+
+
+def test_pytest_exit_5_never_passes_through_the_gate(
+    beacon: Beacon, repo: Path, tmp_path: Path
+) -> None:
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    junit = tmp_path / "junit.xml"
+    ran = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "-p",
+            "no:xdist",
+            "-p",
+            "no:cov",
+            f"--junitxml={junit}",
+            "--rootdir",
+            str(empty),
+            str(empty),
+        ],
+        cwd=empty,
+        capture_output=True,
+        timeout=120,
+    )
+    assert ran.returncode == 5  # pytest's "no tests collected"
+    assert sweep_in(repo)
+    code, out = gate_in(repo, "observe", "--junit", str(junit))
+    assert code == 1, out
+    assert "did not run" in out
+
+
+def test_a_red_sweep_is_failing_evidence(beacon: Beacon, repo: Path) -> None:
+    counts = repo / "beacon/adjudication/counts.py"
+    counts.write_text(
+        counts.read_text().replace("DEFAULT_SENTINEL = 3000", "DEFAULT_SENTINEL = 3001")
+    )
+    _junit_for_everything(repo)
+    assert beacon("sweep").returncode == 1  # a process in the copy imports the edited module
+    code, out = gate_in(repo, "observe")
+    assert code == 1 and "mirror:row-cap-sentinel" in out
+
+
+def test_promoting_to_prod_needs_the_same_artifact_promoted_to_qa(
+    beacon: Beacon, repo: Path
+) -> None:
+    assert sweep_in(repo)
+    _junit_for_everything(repo)
+    code, out = gate_in(repo, "promote", "--from", "qa", "--to", "prod")
+    assert code == 1
+    assert "no qa promotion of this exact commit" in out
+    assert _evidence(repo, "promote")["outcome"] == "failing_evidence"
+
+
+def test_an_orphan_gate_fails_observe(beacon: Beacon, repo: Path) -> None:
+    ci = repo / ".ci/run"
+    ci.write_text(ci.read_text().replace("gate promote", "gate promoted-nowhere"))
+    assert sweep_in(repo)
+    _junit_for_everything(repo)
+    code, out = gate_in(repo, "observe")
+    assert code == 1
+    assert "orphan: nothing in CI, the Makefile or a gate invokes `beacon gate promote`" in out
