@@ -208,7 +208,11 @@ def create_app(settings: Settings) -> FastAPI:
         bearer = (authorization or "").partition(" ")[2].strip()
         try:
             async with connect(
-                settings.mcp_url, bearer=bearer, turn_id=turn_id, timeout_s=settings.mcp_timeout_s
+                settings.mcp_url,
+                bearer=bearer,
+                turn_id=turn_id,
+                scenario=x_beacon_scenario,
+                timeout_s=settings.mcp_timeout_s,
             ) as upstream:
                 reply, updated = await fetch_more(
                     upstream, pages, turn_id=turn_id, slot=body.slot, sentinel=settings.sentinel

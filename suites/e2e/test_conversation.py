@@ -1,0 +1,193 @@
+"""The honest conversation: narrowing turns a sample into the complete set.
+
+Two turns in one session, over real HTTP: a lower bound with a narrowing
+counter-question, then the user's pick returns one page with nothing beyond
+it — the cards become the complete set, checked against the corpus.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+import pytest
+
+from beacon.cli.ask import run_turn
+from beacon.wire.sse import SseEvent
+from harness.stack import Stack
+from stub_server.corpus import build_corpus
+from stub_server.tools_search import SearchIndex
+
+pytestmark = pytest.mark.e2e
+HARBOR = "prj-harbor-tower"
+PHOTOS = "Photos of missing hard hats in Harbor Tower"
+
+
+def one(events: list[SseEvent], kind: str) -> dict[str, Any]:
+    (found,) = [e.json() for e in events if e.event == kind]
+    return found
+
+
+def notices(events: list[SseEvent], kind: str) -> list[dict[str, Any]]:
+    return [e.json() for e in events if e.event == "notice" and e.json()["kind"] == kind]
+
+
+def mcp_calls(stack: Stack, turn_id: str, tool: str) -> list[dict[str, Any]]:
+    log = httpx.get(f"{stack.mcp_origin}/dev/requests", timeout=10).json()["requests"]
+    return [e for e in log if e["turn"] == turn_id and e["tool"] == tool]
+
+
+def ask(
+    stack: Stack, token: str, message: str, session: str | None = None, scenario: str | None = None
+) -> list[SseEvent]:
+    body: dict[str, Any] = {"mode": "chat", "message": message}
+    if session:
+        body["session_id"] = session
+    return run_turn(stack.chat_url, body, token=token, scenario=scenario)
+
+
+def test_a_chosen_narrowing_turns_the_sample_into_the_complete_set(stack: Stack) -> None:
+    token = stack.token(sub="narrower")
+    first = ask(stack, token, PHOTOS)
+    session = first[0].json()["session_id"]
+    (count,) = one(first, "references")["counts"]
+    assert count["grade"] == "LOWER_BOUND" and not one(first, "references")["complete"]
+    (question,) = notices(first, "counter_question")
+    recommended = [o for o in question["options"] if o["recommended"]]
+    assert len(recommended) == 1 and len(question["options"]) >= 2
+    level = int(recommended[0]["label"].split()[-1])
+
+    second = ask(stack, token, recommended[0]["reply"], session)
+    refs = one(second, "references")
+    (narrowed,) = refs["counts"]
+    expected = {
+        p.id
+        for _, p in SearchIndex(build_corpus()).candidates(HARBOR, "missing hard hats", 200, level)
+    }
+    assert narrowed["grade"] == "EXACT" and narrowed["has_more"] is False
+    assert refs["complete"] is True and narrowed["total"] == len(expected)
+    assert {c["id"] for c in refs["citations"]} == expected
+    # The scope was dispatch's: the planner repeated the search, the level was added.
+    (call,) = mcp_calls(stack, second[0].json()["turn_id"], "search_photos")
+    assert call["arguments"]["level_number"] == level
+    assert f"exactly {len(expected)}" in second[-1].json()["answer"]
+
+
+def test_zero_after_narrowing_releases_the_scope_for_the_next_search(stack: Stack) -> None:
+    token = stack.token(sub="releaser")
+    first = ask(stack, token, PHOTOS)
+    session = first[0].json()["session_id"]
+    option = notices(first, "counter_question")[0]["options"][0]
+    empty = ask(stack, token, option["reply"], session, scenario="zero-hits")
+    (absence,) = notices(empty, "absence")
+    assert "previous results" in absence["text"]
+    assert "whole project" in empty[-1].json()["answer"].lower() or "everything" in (
+        empty[-1].json()["answer"].lower()
+    )
+    again = ask(stack, token, PHOTOS, session)
+    (call,) = mcp_calls(stack, again[0].json()["turn_id"], "search_photos")
+    assert "level_number" not in call["arguments"]  # released: the whole project again
+
+
+def test_a_new_question_abandons_an_offered_narrowing(stack: Stack) -> None:
+    token = stack.token(sub="wanderer")
+    first = ask(stack, token, PHOTOS)
+    session = first[0].json()["session_id"]
+    other = ask(
+        stack, token, "How many open safety findings are on level 3 of Harbor Tower?", session
+    )
+    assert one(other, "references")["counts"][0]["grade"] == "EXACT"
+    assert not notices(other, "counter_question")
+
+
+def test_single_mode_offers_no_counter_question(stack: Stack) -> None:
+    events = run_turn(stack.chat_url, {"message": PHOTOS}, token=stack.token())
+    assert not notices(events, "counter_question")
+
+
+def test_load_more_fetches_the_next_page_and_never_sums_a_count(stack: Stack) -> None:
+    token = stack.token(sub="pager")
+    events = run_turn(stack.chat_url, {"message": PHOTOS}, token=token)
+    turn_id = events[0].json()["turn_id"]
+    (count,) = one(events, "references")["counts"]
+    first_ids = {c["id"] for c in one(events, "references")["citations"]}
+    assert count["more"] is True
+    more = httpx.post(
+        f"{stack.chat_url}/v1/turns/{turn_id}/more",
+        json={"slot": count["slot"]},
+        headers={"Authorization": f"Bearer {token}"},
+        timeout=30,
+    )
+    assert more.status_code == 200
+    body = more.json()
+    new_ids = {c["id"] for c in body["citations"]}
+    assert len(new_ids) == 10 and not new_ids & first_ids and body["anomalies"] == []
+    assert body["count"]["total"] == count["total"]  # the population, never a page sum
+    assert body["count"]["displayed"] == 20 and body["count"]["grade"] == "LOWER_BOUND"
+
+
+def test_load_more_on_a_drifting_source_discards_and_discloses(stack: Stack) -> None:
+    token = stack.token(sub="drifter")
+    events = run_turn(stack.chat_url, {"message": PHOTOS}, token=token)
+    turn_id = events[0].json()["turn_id"]
+    slot = one(events, "references")["counts"][0]["slot"]
+    more = httpx.post(
+        f"{stack.chat_url}/v1/turns/{turn_id}/more",
+        json={"slot": slot},
+        headers={"Authorization": f"Bearer {token}", "X-Beacon-Scenario": "cursor-drift"},
+        timeout=30,
+    ).json()
+    assert more["citations"] == [] and "total_changed" in more["anomalies"]
+    assert more["count"]["more"] is False
+    again = httpx.post(
+        f"{stack.chat_url}/v1/turns/{turn_id}/more",
+        json={"slot": slot},
+        headers={"Authorization": f"Bearer {token}"},
+        timeout=30,
+    )
+    assert again.status_code == 409
+
+
+def test_load_more_is_the_owners_only(stack: Stack) -> None:
+    events = run_turn(stack.chat_url, {"message": PHOTOS}, token=stack.token(sub="a"))
+    turn_id = events[0].json()["turn_id"]
+    theirs = httpx.post(
+        f"{stack.chat_url}/v1/turns/{turn_id}/more",
+        json={"slot": "c1"},
+        headers={"Authorization": f"Bearer {stack.token(sub='b')}"},
+        timeout=30,
+    )
+    assert theirs.status_code == 404
+
+
+def test_this_level_resolves_from_the_view_context(stack: Stack) -> None:
+    expected = sum(
+        1
+        for a in build_corpus().annotations
+        if a.project_id == HARBOR
+        and a.level_number == 5
+        and a.kind == "safety"
+        and a.status == "open"
+    )
+    body = {
+        "message": "How many open safety findings are on this level of Harbor Tower?",
+        "view_context": {"project_id": HARBOR, "level": "Level 5", "level_number": 5},
+    }
+    events = run_turn(stack.chat_url, body, token=stack.token())
+    assert one(events, "references")["counts"][0] | {} and events[-1].event == "done"
+    assert one(events, "references")["counts"][0]["total"] == expected
+
+
+def test_an_annotation_list_at_its_cap_is_disclosed_as_possibly_cut(stack: Stack) -> None:
+    listed = [{"id": f"ann-{n:06d}", "title": "x"} for n in range(50)]
+    body = {"message": PHOTOS, "view_context": {"project_id": HARBOR, "annotations": listed}}
+    events = run_turn(stack.chat_url, body, token=stack.token())
+    (disclosure,) = notices(events, "disclosure")
+    assert "50" in disclosure["text"]
+    over = httpx.post(
+        f"{stack.chat_url}/v1/turns",
+        json={**body, "view_context": {"annotations": [*listed, {"id": "ann-x"}]}},
+        headers={"Authorization": f"Bearer {stack.token()}"},
+        timeout=10,
+    )
+    assert over.status_code == 422
