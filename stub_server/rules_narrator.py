@@ -46,7 +46,36 @@ def _count_sentence(a: Anchor, question: str, project: str, bound: bool) -> str:
     return f"The query matched {slot} records."
 
 
+_FIELD_WORDS = {
+    "company": "companies",
+    "category": "categories",
+    "status": "statuses",
+    "level_number": "levels",
+    "discipline": "disciplines",
+    "kind": "kinds",
+}
+_WHERE = {
+    "appears_in_findings": "in these findings",
+    "appears_in_records": "in these records",
+    "named_in_documents": "in these documents",
+    "appears_in_clashes": "in these clashes",
+}
+
+
+def _enumeration_sentence(a: Anchor) -> str:
+    members = [str(m) for m in a.get("members", [])]
+    noun = _FIELD_WORDS.get(str(a.get("field")), str(a.get("field")))
+    where = _WHERE.get(str(a.get("relation")), "in these records")
+    if not members:
+        return f"No {noun} are recorded {where}."
+    listed = members[0] if len(members) == 1 else ", ".join(members[:-1]) + " and " + members[-1]
+    if a.get("complete"):
+        return f"The {noun} that appear {where}: {listed}."
+    return f"Among the records returned (not all of them), these {noun} appear: {listed}."
+
+
 _FIXED: dict[str, Callable[[Anchor], str]] = {
+    "enumeration": _enumeration_sentence,
     "shown_subset": lambda a: "These {{shown:" + str(a["slot"]) + "}} are shown as cards.",
     "unknown_count": lambda a: (
         "The data source answered without saying how many results "

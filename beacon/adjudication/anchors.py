@@ -32,6 +32,7 @@ class AnchorKind(StrEnum):
     STITCH_DISCARDED = "stitch_discarded"
     COUNTER_QUESTION = "counter_question"
     VIEW_LIST_TRUNCATED = "view_list_truncated"
+    ENUMERATION = "enumeration"
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,6 +176,20 @@ def view_list_truncated(length_slot: str) -> Anchor:
         f"The on-screen list may be truncated: speak of {{{{shown:{length_slot}}}}} "
         "as what is shown, never as all.",
         length_slot,
+    )
+
+
+def enumeration(
+    slot: str, field: str, members: Sequence[str], *, complete: bool, relation: str
+) -> Anchor:
+    scope = "every matching record" if complete else "the records returned (not all of them)"
+    return Anchor(
+        AnchorKind.ENUMERATION,
+        f"The {field} values below were read from a field of {scope}: describe "
+        "them all, do not rank or trim them, and say only where they appear "
+        f"({relation}).",
+        slot,
+        {"field": field, "members": list(members), "complete": complete, "relation": relation},
     )
 
 

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from beacon.adjudication import Basis, call_anchors
+from beacon.adjudication.anchors import enumeration
 from beacon.loop.evidence import Evidence
 
 
@@ -29,6 +30,16 @@ def anchor_records(evidence: Sequence[Evidence], question: str) -> list[dict[str
         for anchor in call_anchors(
             item.slot, str(subject), item.verdict, item.absence, shown=len(item.citations)
         ):
+            records.append({**anchor.record(), **facts})
+        if item.enumeration is not None:
+            found = item.enumeration
+            anchor = enumeration(
+                item.slot,
+                found.field,
+                found.members,
+                complete=found.complete,
+                relation=found.relation,
+            )
             records.append({**anchor.record(), **facts})
     return records
 

@@ -24,6 +24,7 @@ from beacon.adjudication import (
 )
 from beacon.adjudication.tools import has_result_contract
 from beacon.loop.citations import MAX_CARDS_PER_SOURCE, citations_from, records_of
+from beacon.loop.sets import Enumeration
 from beacon.upstream.mcp_client import ToolOutcome
 from beacon.wire.frames import Citation, CountEntry
 
@@ -61,6 +62,7 @@ class Evidence:
     denied: bool = False
     cursor: str | None = None  # the upstream's next-page handle, for load-more
     page_ids: tuple[str, ...] = ()  # every record id on the page (cards are a prefix)
+    enumeration: Enumeration | None = None  # a set read from a typed field of every record
 
     @property
     def counted(self) -> bool:

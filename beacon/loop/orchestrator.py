@@ -53,6 +53,7 @@ from beacon.loop.narrowing_state import (
 )
 from beacon.loop.pages import page_record
 from beacon.loop.prompts import PLANNER_PROMPT, RESPONDER_PROMPT, turn_block
+from beacon.loop.sets import asked_field, enumerate_field
 from beacon.policy.audit import audit_row
 from beacon.policy.capabilities import granted_capabilities
 from beacon.policy.catalog import scope_catalog
@@ -239,6 +240,11 @@ class Turn:
             narrowed=narrowed,
             card_limit=NARROWED_CARDS if narrowed else MAX_CARDS_PER_SOURCE,
         )
+        field = asked_field(self.request.message)
+        if field is not None and evidence.counted and not evidence.failed:
+            complete = evidence.verdict.grade is Grade.EXACT and not evidence.verdict.has_more
+            found = enumerate_field(tool, outcome.result, field, complete=complete)
+            evidence = replace(evidence, enumeration=found)
         if evidence.counted and evidence.cursor is not None and not evidence.failed:
             await anyio.to_thread.run_sync(
                 self.deps.store.save_pages, self.turn_id, slot, page_record(evidence)
@@ -457,7 +463,8 @@ class Turn:
         complete = bool(counts) and all(
             c.grade == "EXACT" and not c.has_more and c.total == c.displayed for c in counts
         )
-        self._emit("references", citations=citations, counts=counts, complete=complete)
+        sets = [e.enumeration.wire(e.tool, e.slot) for e in counted if e.enumeration is not None]
+        self._emit("references", citations=citations, counts=counts, complete=complete, sets=sets)
         messages = [
             {"role": "system", "content": RESPONDER_PROMPT},
             {"role": "system", "content": self._turn_block},

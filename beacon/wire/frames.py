@@ -106,6 +106,8 @@ class ReferencesData(_Wire):
     citations: list[Citation]
     counts: list[CountEntry]
     complete: bool
+    # Sets read from typed fields ("which companies …"): method "enumerate", never a search.
+    sets: list[dict[str, Any]] = []
 
 
 class DeltaData(_Wire):

@@ -191,3 +191,25 @@ def test_an_annotation_list_at_its_cap_is_disclosed_as_possibly_cut(stack: Stack
         timeout=10,
     )
     assert over.status_code == 422
+
+
+def test_which_companies_is_a_set_read_from_fields_not_a_search(stack: Stack) -> None:
+    question = "Which companies have open safety findings on level 3 of Harbor Tower?"
+    events = run_turn(stack.chat_url, {"message": question}, token=stack.token())
+    refs = one(events, "references")
+    truth = sorted(
+        {
+            a.company
+            for a in build_corpus().annotations
+            if a.project_id == HARBOR
+            and a.level_number == 3
+            and a.kind == "safety"
+            and a.status == "open"
+        }
+    )
+    (found,) = refs["sets"]
+    assert found["method"] == "enumerate" and found["field"] == "company"
+    assert found["members"] == truth and found["complete"] is True
+    assert len(refs["citations"]) < len(truth) or len(truth) <= 10  # cards are a sample
+    answer = events[-1].json()["answer"]
+    assert all(company in answer for company in truth)  # never cut to the top matches

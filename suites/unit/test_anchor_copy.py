@@ -141,6 +141,26 @@ def absence(cause: AbsenceCause, recovery: Recovery) -> AbsenceVerdict:
     return AbsenceVerdict(cause, recovery, False)
 
 
+ROWS.append(
+    pytest.param(
+        lambda: build.enumeration(
+            "c8", "company", ["Apex", "Keystone"], complete=True, relation="appears_in_findings"
+        ),
+        {
+            "kind": "enumeration",
+            "slot": "c8",
+            "field": "company",
+            "members": ["Apex", "Keystone"],
+            "complete": True,
+            "relation": "appears_in_findings",
+            "instruction": "The company values below were read from a field of every matching "
+            "record: describe them all, do not rank or trim them, and say only where they "
+            "appear (appears_in_findings).",
+        },
+        id="enumeration",
+    )
+)
+
 ABSENCE_ROWS: list[Any] = [
     pytest.param(
         absence(AbsenceCause.PERMISSION_DENIED, Recovery.REQUEST_ACCESS),

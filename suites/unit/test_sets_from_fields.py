@@ -1,0 +1,57 @@
+"""A "which …" question enumerates a typed field of every record."""
+
+from __future__ import annotations
+
+import pytest
+
+from beacon.loop.sets import asked_field, enumerate_field
+
+
+@pytest.mark.parametrize(
+    ("question", "field"),
+    [
+        pytest.param("Which companies have open findings?", "company", id="companies"),
+        pytest.param("which subcontractors worked on level 2", "company", id="subcontractors"),
+        pytest.param("What categories of safety findings are open?", "category", id="categories"),
+        pytest.param("Which levels have clashes?", "level_number", id="levels"),
+        pytest.param("Which photos show rebar?", None, id="not-a-field"),
+        pytest.param("How many findings are open?", None, id="a-count-is-not-a-set"),
+    ],
+)
+def test_the_asked_field_is_recognised(question: str, field: str | None) -> None:
+    assert asked_field(question) == field
+
+
+def test_members_come_from_every_record_and_gaps_are_reported() -> None:
+    rows = [
+        {"id": "a", "company": "Keystone"},
+        {"id": "b", "company": "Apex"},
+        {"id": "c", "company": "Keystone"},
+        {"id": "d", "company": None},
+        {"id": "e"},
+    ]
+    found = enumerate_field(
+        "list_annotations", {"structuredContent": {"items": rows}}, "company", complete=True
+    )
+    assert found is not None
+    assert found.members == ("Apex", "Keystone") and found.without_field == 2
+    assert found.relation == "appears_in_findings"
+    assert found.wire("list_annotations", "c1")["method"] == "enumerate"
+
+
+def test_numeric_members_sort_as_numbers() -> None:
+    rows = [{"level_number": n} for n in (10, 2, 1, 2)]
+    found = enumerate_field(
+        "query_data", {"structuredContent": {"rows": rows}}, "level_number", complete=False
+    )
+    assert found is not None and found.members == ("1", "2", "10") and not found.complete
+
+
+def test_a_result_without_the_field_enumerates_nothing() -> None:
+    assert (
+        enumerate_field(
+            "query_data", {"structuredContent": {"rows": [{"id": "x"}]}}, "company", complete=True
+        )
+        is None
+    )
+    assert enumerate_field("query_data", {}, "company", complete=True) is None
