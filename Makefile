@@ -9,7 +9,7 @@ PYTEST_ARGS ?=
 COVERAGE_ARGS ?= --cov=beacon.adjudication --cov-branch --cov-report=term-missing:skip-covered \
 	--cov-fail-under=100
 
-.PHONY: setup chromium node demo test lint typecheck pytest conformance mutation bench clean
+.PHONY: setup chromium node demo test lint typecheck pytest conformance mutation bench eval clean
 
 $(PY):
 	python3 -m venv $(VENV)
@@ -71,6 +71,11 @@ mutation: setup
 # printed and written to reports/bench/<name>.json; a missed goal is reported, not failed.
 bench: setup
 	$(PY) -m bench --json-dir reports/bench
+
+# The gold eval (62 questions, gold facts computed from the corpus) through the full
+# stack: slots answered / total and grade correctness; the suite runs the same cases.
+eval: setup
+	$(PY) -m harness.eval_run
 
 clean:
 	rm -rf $(VENV) reports/junit.xml reports/screenshots
