@@ -30,6 +30,7 @@ from beacon.policy.capabilities import TIERS
 from beacon.policy.pep import decide
 from beacon.server.hub import LiveTurn, TurnHub
 from beacon.server.settings import Settings
+from beacon.server.writer import FrameWriter
 from beacon.store.turns import SessionNotOwned, TurnStore
 from beacon.upstream.errors import UpstreamError
 from beacon.upstream.mcp_client import connect
@@ -68,6 +69,7 @@ def create_app(settings: Settings) -> FastAPI:
         known_tiers=frozenset(TIERS),
     )
     hub = TurnHub()
+    writer = FrameWriter(store)
     state: dict[str, httpx.AsyncClient] = {}
 
     @asynccontextmanager
@@ -76,6 +78,7 @@ def create_app(settings: Settings) -> FastAPI:
             state["http"] = http
             yield
             await hub.drain()
+            await writer.close()
 
     app = FastAPI(title="Beacon chat server", version=__version__, lifespan=lifespan)
 
@@ -89,9 +92,7 @@ def create_app(settings: Settings) -> FastAPI:
             return response
 
     async def persist(turn_id: str, frame: Frame) -> None:
-        await anyio.to_thread.run_sync(
-            store.append_frame, turn_id, frame.seq, frame.type, frame.encode()
-        )
+        await writer.write(turn_id, frame)
         if frame.type in ("done", "error"):
             await anyio.to_thread.run_sync(store.finish_turn, turn_id, frame.type)
 

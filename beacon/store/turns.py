@@ -110,9 +110,23 @@ class TurnStore:
             db.execute("COMMIT")
 
     def append_frame(self, turn_id: str, seq: int, frame_type: str, encoded: bytes) -> None:
-        body = seal(self._ring, encoded, context=record_context(turn_id, "frame", str(seq)))
+        self.append_frames([(turn_id, seq, frame_type, encoded)])
+
+    def append_frames(self, frames: Sequence[tuple[str, int, str, bytes]]) -> None:
+        """Many frames (of any turns) in one transaction: one writer, few commits."""
+        rows = [
+            (
+                turn_id,
+                seq,
+                frame_type,
+                seal(self._ring, encoded, context=record_context(turn_id, "frame", str(seq))),
+            )
+            for turn_id, seq, frame_type, encoded in frames
+        ]
         with self._connect() as db:
-            db.execute("INSERT INTO frames VALUES (?, ?, ?, ?)", (turn_id, seq, frame_type, body))
+            db.execute("BEGIN IMMEDIATE")
+            db.executemany("INSERT INTO frames VALUES (?, ?, ?, ?)", rows)
+            db.execute("COMMIT")
 
     def save_answer(
         self,
