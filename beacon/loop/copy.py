@@ -89,3 +89,12 @@ VIEW_TRUNCATED: Mapping[str, str] = {
 
 def say(table: Mapping[str, str], locale: str, **values: object) -> str:
     return table.get(locale, table["en"]).format(**values)
+
+
+NOT_RUN: Mapping[str, str] = {
+    "en": "That search could not be run here.",
+    "ko": "그 검색은 여기에서 실행할 수 없었습니다.",
+    "ja": "その検索はここでは実行できませんでした。",
+    "de": "Diese Suche konnte hier nicht ausgeführt werden.",
+    "es": "Esa búsqueda no se pudo realizar aquí.",
+}

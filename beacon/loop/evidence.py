@@ -29,6 +29,7 @@ from beacon.upstream.mcp_client import ToolOutcome
 from beacon.wire.frames import Citation, CountEntry
 
 DIGEST_RECORDS = 10
+PENDING_CARDS = 500
 _DIGEST_FIELDS = (
     "id",
     "title",
@@ -63,6 +64,7 @@ class Evidence:
     cursor: str | None = None  # the upstream's next-page handle, for load-more
     page_ids: tuple[str, ...] = ()  # every record id on the page (cards are a prefix)
     enumeration: Enumeration | None = None  # a set read from a typed field of every record
+    unshown: tuple[Citation, ...] = ()  # cards of this page beyond the display limit
 
     @property
     def counted(self) -> bool:
@@ -79,7 +81,7 @@ class Evidence:
             total_is_lower_bound=verdict.grade is Grade.LOWER_BOUND,
             has_more=verdict.has_more,
             grade=verdict.grade.value,
-            more=self.cursor is not None and not self.failed,
+            more=(self.cursor is not None or bool(self.unshown)) and not self.failed,
         )
 
 
@@ -100,6 +102,12 @@ def adjudicate(
     facts = CallFacts(
         emptiness, transport_status=outcome.transport_status, failed=failed, narrowed=narrowed
     )
+    # The whole page's cards: the first `card_limit` are shown, the rest wait for load-more.
+    cards = (
+        ()
+        if failed
+        else tuple(citations_from(outcome.tool, result, project_id, card_limit + PENDING_CARDS))
+    )
     return Evidence(
         call_id=call_id,
         tool=outcome.tool,
@@ -108,14 +116,13 @@ def adjudicate(
         failed=failed,
         verdict=grade_accounting(acct, sentinel=sentinel),
         emptiness=emptiness,
-        citations=()
-        if failed
-        else tuple(citations_from(outcome.tool, result, project_id, card_limit)),
+        citations=cards[:card_limit],
         bytes=outcome.bytes,
         returned=acct.returned if acct is not None else None,
         absence=absence_cause(facts),
         cursor=acct.cursor if acct is not None else None,
         page_ids=tuple(str(r["id"]) for r in records_of(result) if isinstance(r.get("id"), str)),
+        unshown=cards[card_limit:],
     )
 
 

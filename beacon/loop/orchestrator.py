@@ -38,7 +38,15 @@ from beacon.llm.errors import LlmError
 from beacon.loop.anchors import anchors_message
 from beacon.loop.citations import MAX_CARDS_PER_SOURCE
 from beacon.loop.context import project_directory
-from beacon.loop.copy import ABSENCE, BUDGET, COUNTER_QUESTION, FAILURE, VIEW_TRUNCATED, say
+from beacon.loop.copy import (
+    ABSENCE,
+    BUDGET,
+    COUNTER_QUESTION,
+    FAILURE,
+    NOT_RUN,
+    VIEW_TRUNCATED,
+    say,
+)
 from beacon.loop.errors import LoopError
 from beacon.loop.evidence import Evidence, adjudicate, denied_evidence, digest
 from beacon.loop.finalize import ANSWER_DEADLINE_S, finalize
@@ -59,6 +67,7 @@ from beacon.policy.capabilities import granted_capabilities
 from beacon.policy.catalog import scope_catalog
 from beacon.policy.notices import denial_notice
 from beacon.policy.pep import decide
+from beacon.policy.vocabulary import licensing_words
 from beacon.store.errors import StoreError
 from beacon.store.turns import Message, TurnStore
 from beacon.upstream.errors import UpstreamError
@@ -245,7 +254,7 @@ class Turn:
             complete = evidence.verdict.grade is Grade.EXACT and not evidence.verdict.has_more
             found = enumerate_field(tool, outcome.result, field, complete=complete)
             evidence = replace(evidence, enumeration=found)
-        if evidence.counted and evidence.cursor is not None and not evidence.failed:
+        if evidence.counted and (evidence.cursor or evidence.unshown) and not evidence.failed:
             await anyio.to_thread.run_sync(
                 self.deps.store.save_pages, self.turn_id, slot, page_record(evidence)
             )
@@ -447,6 +456,13 @@ class Turn:
             options=[{k: o[k] for k in ("label", "reply", "recommended")} for o in options],
         )
 
+    def _without_restated_denials(self, text: str) -> str:
+        """A denial is said once, by its notice: sentences restating it are dropped."""
+        if not any(e.denied for e in self.evidence):
+            return text
+        kept = "".join(s for s in split_sentences(text) if not licensing_words(s))
+        return kept if kept.strip() else say(NOT_RUN, self.request.locale)
+
     def _absence_notices(self) -> None:
         for item in self.evidence:
             cause = item.absence.cause if item.absence is not None else None
@@ -488,7 +504,7 @@ class Turn:
             e.slot: SlotValue(e.verdict.grade, e.verdict.value, len(e.citations)) for e in counted
         }
         stream = SlotStream(slots, self.request.locale)
-        parts = [stream.feed(final.text), stream.flush()]
+        parts = [stream.feed(self._without_restated_denials(final.text)), stream.flush()]
         sentences = [p for p in parts if p]
         answer = "".join(sentences)
         for entry in stream.audit:

@@ -26,6 +26,7 @@ def page_record(evidence: Evidence) -> dict[str, Any]:
         "cursor": evidence.cursor,
         "pages": [page_summary(evidence)],
         "shown": [c.id for c in evidence.citations],
+        "pending": [c.model_dump() for c in evidence.unshown],
         "grade": evidence.verdict.grade.value,
         "has_more": evidence.verdict.has_more,
     }
@@ -70,7 +71,52 @@ def stitch_next(record: dict[str, Any], evidence: Evidence) -> NextPage:
         # Discard and disclose: nothing more is offered from a moving source.
         return NextPage(stitch, {**record, "cursor": None})
     shown = [*record["shown"], *(c.id for c in evidence.citations)]
-    return NextPage(stitch, {**record, "pages": pages, "cursor": evidence.cursor, "shown": shown})
+    pending = [c.model_dump() for c in evidence.unshown]
+    return NextPage(
+        stitch,
+        {**record, "pages": pages, "cursor": evidence.cursor, "shown": shown, "pending": pending},
+    )
+
+
+MORE_CARDS = 10
+
+
+def has_more(record: dict[str, Any]) -> bool:
+    return bool(record.get("pending")) or record.get("cursor") is not None
+
+
+def _count(record: dict[str, Any], slot: str) -> CountEntry:
+    first = record["pages"][0]
+    return CountEntry(
+        source=record["tool"],
+        slot=slot,
+        displayed=len(record["shown"]),
+        total=first["total"],
+        total_is_lower_bound=record["grade"] == "LOWER_BOUND",
+        has_more=record["has_more"] or has_more(record),
+        grade=record["grade"],
+        more=has_more(record),
+    )
+
+
+def serve_pending(
+    record: dict[str, Any], *, turn_id: str, slot: str
+) -> tuple[dict[str, Any], dict[str, Any]] | None:
+    """The next cards of a page already in hand: no upstream call needed."""
+    pending = list(record.get("pending") or [])
+    if not pending:
+        return None
+    batch, rest = pending[:MORE_CARDS], pending[MORE_CARDS:]
+    updated = {**record, "pending": rest, "shown": [*record["shown"], *(c["id"] for c in batch)]}
+    body = {
+        "turn_id": turn_id,
+        "slot": slot,
+        "citations": batch,
+        "count": _count(updated, slot).model_dump(),
+        "anomalies": [],
+        "failed": False,
+    }
+    return body, updated
 
 
 async def fetch_more(

@@ -1,49 +1,54 @@
-// The count line is drawn from the `references` frame's numbers only, never
-// from the prose: the grade was decided by code before the model spoke, and
-// the line says no more than that grade permits (SPEC §3, §4).
+// The count line is drawn from the `references` frame's `counts[]` only, never
+// from the prose or the cards: the grade was decided by code before the model
+// spoke, and the line says no more than that grade permits (SPEC §3, §4).
+//   EXACT        "exactly N" (+ " — showing M" when M of N are on screen)
+//   LOWER_BOUND  "at least N — showing M"
+//   SHOWN        "these M"
+//   UNKNOWN      nothing at all
+// A total of 0 with nothing more to fetch is "no results" whatever the grade:
+// "at least 0" would be true and useless.
 
-const NUMBER_LOCALE = "en-US";
-
-function formatCount(n) {
-  return n.toLocaleString(NUMBER_LOCALE);
-}
+import { copyFor } from "./copy.js";
+import { shownFor } from "./state.js";
 
 function isCount(n) {
   return typeof n === "number" && Number.isInteger(n) && n >= 0;
 }
 
 /**
- * @param {{grade: string, total: number|null}[]} counts  the frame's `counts[]`
- * @param {unknown[]} citations  the frame's `citations[]` (the cards on screen)
+ * @param {{source: string, grade: string, total: number|null, displayed: number, has_more: boolean}[]} counts
+ * @param {ReturnType<typeof copyFor>} [copy]
  * @returns {{text: string, hidden: boolean, grade: string|null}}
  */
-export function countLine(counts, citations) {
+export function countLine(counts, copy = copyFor("en")) {
   const primary = Array.isArray(counts) && counts.length > 0 ? counts[0] : null;
-  const shown = Array.isArray(citations) ? citations.length : 0;
   const silent = { text: "", hidden: true, grade: primary ? primary.grade : null };
   if (!primary) return silent;
   const total = primary.total;
+  const shown = shownFor(counts, primary);
+  const n = (value) => copy.number(value);
 
+  if ((primary.grade === "EXACT" || primary.grade === "LOWER_BOUND") && total === 0 && !primary.has_more) {
+    return { text: copy.none, hidden: false, grade: primary.grade };
+  }
   switch (primary.grade) {
     case "EXACT": {
       // An EXACT grade without a number has nothing it may assert.
       if (!isCount(total)) return silent;
-      let text = `exactly ${formatCount(total)}`;
-      if (shown > 0 && shown < total) text += ` — showing ${formatCount(shown)}`;
+      let text = copy.exactly(n(total));
+      if (shown > 0 && shown < total) text += copy.showing(n(shown));
       return { text, hidden: false, grade: "EXACT" };
     }
     case "LOWER_BOUND": {
       if (!isCount(total)) return silent;
-      const text =
-        shown === 0
-          ? `at least ${formatCount(total)}`
-          : `showing ${formatCount(shown)} of at least ${formatCount(total)}`;
+      let text = copy.atLeast(n(total));
+      if (shown > 0) text += copy.showing(n(shown));
       return { text, hidden: false, grade: "LOWER_BOUND" };
     }
     case "SHOWN":
       // "these 0" would describe nothing on screen; say nothing instead.
       if (shown === 0) return silent;
-      return { text: `these ${formatCount(shown)}`, hidden: false, grade: "SHOWN" };
+      return { text: copy.these(n(shown)), hidden: false, grade: "SHOWN" };
     default:
       // UNKNOWN (or a grade this panel does not know): no count may be uttered.
       return silent;

@@ -1,6 +1,9 @@
 // Pure reducer: SSE frames (SPEC §4) → the panel's view model. No DOM, no I/O.
-// A turn ends in exactly one terminal, so anything arriving after `done` or
-// `error` (or before `start`) is refused and never reaches the screen.
+// Which state comes next is the table's decision (states.js); this module
+// only maps a frame to its table event and folds the frame's data in. A
+// refused frame returns the same object, so nothing is redrawn.
+
+import { step } from "./states.js";
 
 export const FRAME_TYPES = Object.freeze([
   "start",
@@ -14,73 +17,135 @@ export const FRAME_TYPES = Object.freeze([
   "done",
   "error",
 ]);
-const TERMINALS = new Set(["done", "error"]);
 
 /** @typedef {{kind: string, text: string, code: string|null, options: object[]}} Notice */
 
 export function initialState() {
   return {
-    phase: "idle", // idle sending planning gathering streaming complete failed
+    phase: "idle",
+    cause: null, // why a `failed` turn failed: an error code, "auth-expired", "source-failure", …
     turnId: null,
     sessionId: null,
     mode: null,
-    lastSeq: null,
-    terminal: null,
+    lastSeq: 0,
     prose: "",
     citations: [],
     counts: [],
+    complete: false,
     hasReferences: false,
     tools: [],
     notices: [],
     finishReason: null,
+    reattached: 0,
   };
+}
+
+/** Apply a table event with no frame data; an illegal one returns `state` itself. */
+function move(state, event, patch = {}) {
+  const verdict = step(state.phase, event);
+  if (!verdict.legal) return state;
+  return { ...state, ...patch, phase: verdict.to };
 }
 
 /** A new question is on its way: a fresh turn that keeps the chat session. */
 export function sending(state) {
-  return { ...initialState(), sessionId: state.sessionId, phase: "sending" };
+  const verdict = step(state.phase, "send");
+  if (!verdict.legal) return state;
+  return { ...initialState(), sessionId: state.sessionId, phase: verdict.to };
 }
 
 /** The server refused the request before any stream began (401, 422, …). */
-export function requestFailed(state, { status, code, message }) {
-  const label = status ? `HTTP ${status}` : "Request failed";
-  return {
-    ...state,
-    phase: "failed",
-    terminal: "error",
-    notices: [...state.notices, notice("error", message ? `${label}: ${message}` : label, code)],
-  };
+export function requestFailed(state, { status, code, message, text }) {
+  const cause = code === "auth_expired" ? "auth-expired" : code || (status ? `http_${status}` : "network");
+  return move(state, "refused", {
+    cause,
+    notices: [...state.notices, notice("error", text ?? message ?? "", code ?? null)],
+  });
 }
 
-/** The stream closed. Without an earned terminal the turn did not finish. */
-export function streamEnded(state) {
-  if (state.terminal) return state;
-  return {
-    ...state,
-    phase: "failed",
-    terminal: "error",
-    notices: [
-      ...state.notices,
-      notice("error", "The answer stream ended before the turn finished.", "unterminated"),
-    ],
-  };
+/** The stream closed without a terminal; a reattach follows. */
+export function streamDropped(state) {
+  return move(state, "dropped", { reattached: state.reattached + 1 });
+}
+
+/** The stream is gone for good and no terminal was earned. */
+export function streamEnded(state, text = "The answer stream ended before the turn finished.") {
+  return move(state, "unterminated", {
+    cause: "unterminated",
+    notices: [...state.notices, notice("error", text, "unterminated")],
+  });
+}
+
+/** A loaded page: more cards for one slot and that slot's new count entry. */
+export function moreLoaded(state, { slot, citations, count }) {
+  const seen = new Set(state.citations.map((c) => c.id));
+  const added = (Array.isArray(citations) ? citations : []).filter((c) => c && !seen.has(c.id));
+  const counts = state.counts.map((entry) => (entry.slot === slot && count ? count : entry));
+  const next = { ...state, citations: [...state.citations, ...added], counts };
+  return move(state, isSample(next) ? "more-sample" : "more-complete", {
+    citations: next.citations,
+    counts,
+  });
+}
+
+/** A page could not be loaded: say so, stay where we are. */
+export function moreFailed(state, text) {
+  return { ...state, notices: [...state.notices, notice("failure", text, "more_failed")] };
+}
+
+const PRIMARY = (state) => (state.counts.length > 0 ? state.counts[0] : null);
+
+/** How many of the primary count's items are on screen, from `counts[]` only. */
+export function shownFor(counts, primary) {
+  if (!primary) return 0;
+  return counts
+    .filter((c) => c.source === primary.source && Number.isInteger(c.displayed))
+    .reduce((most, c) => Math.max(most, c.displayed), 0);
+}
+
+function isSample(state) {
+  const primary = PRIMARY(state);
+  if (!primary) return false;
+  if (primary.grade === "LOWER_BOUND" || primary.grade === "SHOWN") return true;
+  return Number.isInteger(primary.total) && shownFor(state.counts, primary) < primary.total && shownFor(state.counts, primary) > 0;
+}
+
+/** Which `done-*` event the frames so far support: the verdict is in the frames, never the prose. */
+export function settleEvent(state) {
+  const kinds = new Set(state.notices.map((n) => n.kind));
+  const cards = state.citations.length > 0;
+  const statuses = state.tools.map((t) => t.status);
+  // Nothing was answered when no card arrived and no count carries a number.
+  const answered = cards || state.counts.some((c) => c.grade !== "UNKNOWN");
+  if (!answered && (kinds.has("denied") || statuses.includes("denied"))) return "done-denied";
+  if (!answered && (kinds.has("failure") || statuses.includes("failure"))) return "done-failure";
+  const primary = PRIMARY(state);
+  if (!primary) return "done-complete";
+  if (primary.grade === "UNKNOWN") return "done-unknown";
+  if (primary.total === 0 && !primary.has_more) return "done-empty";
+  return isSample(state) ? "done-sample" : "done-complete";
+}
+
+/** The table event a frame stands for. */
+export function eventOf(state, frame) {
+  return frame.type === "done" ? settleEvent(state) : frame.type;
 }
 
 /**
- * Why a frame may not be applied, or null when it may.
+ * Why a frame may not be applied, or null when it may. Structure first
+ * (unknown type, foreign turn, replayed seq), then the state table.
  * @param {{type: string, data: any}} frame
  */
 export function refusal(state, frame) {
   if (!frame || !FRAME_TYPES.includes(frame.type)) return "unknown-frame";
   const data = frame.data;
   if (data === null || typeof data !== "object") return "malformed-frame";
-  if (state.terminal) return TERMINALS.has(frame.type) ? "duplicate-terminal" : "after-terminal";
-  if (frame.type === "start") return state.turnId ? "duplicate-start" : null;
-  if (!state.turnId) return `${frame.type}-before-start`;
+  const verdict = step(state.phase, eventOf(state, frame));
+  if (!verdict.legal) return verdict.reason;
+  if (frame.type === "start") return null;
   if (data.turn_id !== state.turnId) return "foreign-turn";
-  if (typeof data.seq === "number" && state.lastSeq !== null && data.seq <= state.lastSeq) {
-    return "stale-seq";
-  }
+  // A reattach replays from `after`: anything at or below what we hold is a repeat.
+  if (typeof data.seq === "number" && data.seq <= state.lastSeq) return "stale-seq";
   return null;
 }
 
@@ -88,56 +153,43 @@ export function refusal(state, frame) {
 export function reduce(state, frame) {
   if (refusal(state, frame) !== null) return state;
   const d = frame.data;
-  const next = { ...state, lastSeq: typeof d.seq === "number" ? d.seq : state.lastSeq };
+  const to = step(state.phase, eventOf(state, frame)).to;
+  const next = { ...state, phase: to, lastSeq: typeof d.seq === "number" ? d.seq : state.lastSeq };
   switch (frame.type) {
     case "start":
-      return {
-        ...next,
-        phase: "planning",
-        turnId: d.turn_id,
-        sessionId: d.session_id ?? null,
-        mode: d.mode ?? null,
-      };
-    case "plan":
-      return { ...next, phase: state.prose ? state.phase : "planning" };
+      return { ...next, turnId: d.turn_id, sessionId: d.session_id ?? null, mode: d.mode ?? null };
     case "tool_call":
+      return { ...next, tools: [...state.tools, { callId: d.call_id, tool: d.tool, status: "pending" }] };
+    case "tool_result": {
+      const known = state.tools.some((t) => t.callId === d.call_id);
+      const entry = { callId: d.call_id, tool: d.tool, status: d.status, grade: d.grade };
       return {
         ...next,
-        phase: "gathering",
-        tools: [...state.tools, { callId: d.call_id, tool: d.tool, status: "pending" }],
+        tools: known
+          ? state.tools.map((t) => (t.callId === d.call_id ? { ...t, ...entry } : t))
+          : [...state.tools, entry],
       };
-    case "tool_result":
-      return {
-        ...next,
-        phase: "gathering",
-        tools: state.tools.map((t) =>
-          t.callId === d.call_id ? { ...t, status: d.status, grade: d.grade } : t,
-        ),
-      };
+    }
     case "references":
       return {
         ...next,
         citations: Array.isArray(d.citations) ? d.citations : [],
         counts: Array.isArray(d.counts) ? d.counts : [],
+        complete: d.complete === true,
         hasReferences: true,
       };
     case "delta":
-      return { ...next, phase: "streaming", prose: state.prose + String(d.text ?? "") };
-    case "notice":
-      return {
-        ...next,
-        notices: [
-          ...state.notices,
-          notice(d.kind, String(d.text ?? ""), null, Array.isArray(d.options) ? d.options : []),
-        ],
-      };
-    case "heartbeat":
-      return next;
+      return { ...next, prose: state.prose + String(d.text ?? "") };
+    case "notice": {
+      const incoming = notice(d.kind, String(d.text ?? ""), null, Array.isArray(d.options) ? d.options : []);
+      // The same notice twice (a replay, a second denied call for one capability) is shown once.
+      const dup = state.notices.some((n) => n.kind === incoming.kind && n.text === incoming.text);
+      return dup ? next : { ...next, notices: [...state.notices, incoming] };
+    }
     case "done":
       return {
         ...next,
-        phase: "complete",
-        terminal: "done",
+        cause: to === "failed" ? "source-failure" : null,
         finishReason: d.finish_reason ?? null,
         // The deltas are the answer; `answer` only fills in when none streamed.
         prose: state.prose || String(d.answer ?? ""),
@@ -145,12 +197,11 @@ export function reduce(state, frame) {
     case "error":
       return {
         ...next,
-        phase: "failed",
-        terminal: "error",
+        cause: String(d.code ?? "error"),
         notices: [...state.notices, notice("error", String(d.message ?? ""), d.code ?? null)],
       };
     default:
-      return state;
+      return next;
   }
 }
 

@@ -25,7 +25,7 @@ from beacon.auth.verify import Identity, Verifier
 from beacon.llm.client import LlmConfig
 from beacon.loop.frames import Frame
 from beacon.loop.orchestrator import Turn, TurnDeps, new_turn_id
-from beacon.loop.pages import fetch_more
+from beacon.loop.pages import fetch_more, has_more, serve_pending
 from beacon.policy.capabilities import TIERS
 from beacon.policy.pep import decide
 from beacon.server.hub import LiveTurn, TurnHub
@@ -202,8 +202,12 @@ def create_app(settings: Settings) -> FastAPI:
         if record is None or record.owner != identity.sub:
             return _not_found("turn")
         pages = await anyio.to_thread.run_sync(store.load_pages, turn_id, body.slot)
-        if pages is None or pages.get("cursor") is None:
+        if pages is None or not has_more(pages):
             return _error(409, "no_more", "this source has no further page")
+        served = serve_pending(pages, turn_id=turn_id, slot=body.slot)
+        if served is not None:
+            await anyio.to_thread.run_sync(store.save_pages, turn_id, body.slot, served[1])
+            return served[0]
         if not decide(pages["tool"], identity.tiers, capability_hint=None).allowed:
             return _not_found("turn")
         bearer = (authorization or "").partition(" ")[2].strip()

@@ -213,3 +213,33 @@ def test_which_companies_is_a_set_read_from_fields_not_a_search(stack: Stack) ->
     assert len(refs["citations"]) < len(truth) or len(truth) <= 10  # cards are a sample
     answer = events[-1].json()["answer"]
     assert all(company in answer for company in truth)  # never cut to the top matches
+
+
+def test_load_more_serves_the_rest_of_a_page_already_in_hand(stack: Stack) -> None:
+    token = stack.token(sub="lister")
+    events = run_turn(
+        stack.chat_url,
+        {"message": "List open safety findings on level 3 of Harbor Tower"},
+        token=token,
+    )
+    turn_id = events[0].json()["turn_id"]
+    (count,) = one(events, "references")["counts"]
+    assert count["grade"] == "EXACT" and count["more"] is True and count["displayed"] == 10
+    seen = {c["id"] for c in one(events, "references")["citations"]}
+    displayed = []
+    for _ in range(5):  # bounded: 24 rows are 3 pages of cards
+        reply = httpx.post(
+            f"{stack.chat_url}/v1/turns/{turn_id}/more",
+            json={"slot": count["slot"]},
+            headers={"Authorization": f"Bearer {token}"},
+            timeout=30,
+        )
+        if reply.status_code == 409:
+            break
+        body = reply.json()
+        new = {c["id"] for c in body["citations"]}
+        assert not new & seen
+        seen |= new
+        displayed.append(body["count"]["displayed"])
+        assert body["count"]["total"] == count["total"]
+    assert displayed == [20, count["total"]] and len(seen) == count["total"]

@@ -17,6 +17,7 @@ from playwright.sync_api import Page, Request, Route, expect
 
 from harness.browser import PageLog
 
+SETTLED = re.compile("^(complete|complete-sample|empty-with-standing|unknown|denied|failed)$")
 QUESTION = "How many open safety findings are on level 3 of Harbor Tower?"
 ROUTED_TOKEN = "routed-test-bearer-7f3a"
 
@@ -145,9 +146,7 @@ def ask(page: Page, question: str = QUESTION) -> None:
 
 
 def _wait_for_the_turn_to_end(page: Page) -> None:
-    expect(page.get_by_test_id("status")).to_have_attribute(
-        "data-phase", re.compile("^(complete|failed)$")
-    )
+    expect(page.get_by_test_id("status")).to_have_attribute("data-phase", SETTLED)
 
 
 def test_count_line_is_drawn_only_from_the_references_frame(
@@ -159,7 +158,7 @@ def test_count_line_is_drawn_only_from_the_references_frame(
             [
                 START,
                 *_plan_and_gather(),
-                _references([_count("EXACT", 42)], cited=10),
+                _references([_count("EXACT", 42, displayed=10)], cited=10),
                 ("delta", {"text": narration[:30]}),
                 ("delta", {"text": narration[30:]}),
                 _done(narration),
@@ -172,7 +171,7 @@ def test_count_line_is_drawn_only_from_the_references_frame(
     expect(page.get_by_test_id("count-line")).to_have_attribute("data-grade", "EXACT")
     expect(page.get_by_test_id("citation-card")).to_have_count(10)
     expect(page.get_by_test_id("prose")).to_have_text(narration)
-    expect(page.get_by_test_id("status")).to_have_attribute("data-phase", "complete")
+    expect(page.get_by_test_id("status")).to_have_attribute("data-phase", "complete-sample")
     expect(page.get_by_test_id("notice")).to_have_count(0)
     assert page_log.errors == []
     page.screenshot(path=str(screenshots / "panel-routed-exact.png"), full_page=True)
@@ -195,15 +194,15 @@ def test_prose_alone_never_draws_a_count_line(
         pytest.param([_count("EXACT", 3000)], 0, "exactly 3,000", id="exact-without-cards"),
         pytest.param([_count("EXACT", 4)], 4, "exactly 4", id="exact-all-shown"),
         pytest.param(
-            [_count("LOWER_BOUND", 3000)],
+            [_count("LOWER_BOUND", 3000, 10)],
             10,
-            "showing 10 of at least 3,000",
+            "at least 3,000 — showing 10",
             id="lower-bound-with-cards",
         ),
         pytest.param([_count("LOWER_BOUND", 189)], 0, "at least 189", id="lower-bound-no-cards"),
         pytest.param([_count("SHOWN", None, 4)], 4, "these 4", id="shown-is-the-cards"),
         pytest.param(
-            [_count("EXACT", 5), _count("LOWER_BOUND", 900)],
+            [_count("EXACT", 5, 2), _count("LOWER_BOUND", 900)],
             2,
             "exactly 5 — showing 2",
             id="first-count-is-primary",
@@ -251,7 +250,7 @@ def test_frames_after_done_are_not_drawn(
         sse_body(
             [
                 START,
-                _references([_count("EXACT", 42)], cited=2),
+                _references([_count("EXACT", 42, displayed=2)], cited=2),
                 ("delta", {"text": "There are exactly 42."}),
                 _done(),
                 ("delta", {"text": " LEAKED"}),
@@ -263,7 +262,7 @@ def test_frames_after_done_are_not_drawn(
     )
     ask(page)
 
-    expect(page.get_by_test_id("status")).to_have_attribute("data-phase", "complete")
+    expect(page.get_by_test_id("status")).to_have_attribute("data-phase", "complete-sample")
     expect(page.get_by_test_id("prose")).to_have_text("There are exactly 42.")
     expect(page.get_by_test_id("count-line")).to_have_text("exactly 42 — showing 2")
     expect(page.get_by_test_id("citation-card")).to_have_count(2)

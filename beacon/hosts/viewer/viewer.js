@@ -1,0 +1,178 @@
+// The site-viewer host: levels and panoramas of Harbor Tower, with the panel
+// beside them. It gives the panel its full view (project, level, panorama,
+// the pins on that panorama trimmed to the wire's cap) and moves its own view
+// when a citation is clicked. All of it through the nine adapter methods.
+
+import { VIEW_ANNOTATIONS_CAP } from "/panel/host.js";
+import { mountPanel } from "/panel/panel.js";
+import { signIn } from "/hosts/shared/token.js";
+import { LEVELS, PANORAMAS, PROJECT, annotationsOf } from "/hosts/viewer/site.js";
+
+const $ = (id) => document.getElementById(id);
+const session = signIn(window);
+const listeners = new Set();
+
+// The view is this host's app state; the DOM below is drawn from it.
+let view = initialView(new URL(window.location.href).searchParams);
+
+function initialView(params) {
+  const start = { level: 3, panoramaId: "cap-000003", focus: null };
+  const panorama = PANORAMAS.find((p) => p.id === params.get("panorama"));
+  if (panorama) {
+    return { level: panorama.level, panoramaId: panorama.id, focus: params.get("focus") ?? panorama.id };
+  }
+  const focus = params.get("photo") ?? params.get("annotation");
+  return focus ? { ...start, focus } : start;
+}
+
+function panoramaOf(v) {
+  return (
+    PANORAMAS.find((p) => p.id === v.panoramaId) ?? {
+      level: v.level,
+      id: v.panoramaId,
+      label: v.panoramaLabel ?? v.panoramaId,
+      time: v.panoramaTime ?? null,
+    }
+  );
+}
+
+function snapshot() {
+  const pano = panoramaOf(view);
+  const pins = annotationsOf(pano.id);
+  return {
+    project_id: PROJECT.id,
+    project_name: PROJECT.name,
+    team_name: "Northline Builders",
+    level: `Level ${view.level}`,
+    level_number: view.level,
+    panorama_id: pano.id,
+    capture_label: pano.label,
+    capture_time: pano.time ?? undefined,
+    selected_annotation_id: pins[0]?.id,
+    // The host trims to the wire's cap; the server discloses a list at its cap.
+    annotations: pins.slice(0, VIEW_ANNOTATIONS_CAP),
+  };
+}
+
+function moveTo(next) {
+  view = next;
+  const url = new URL(window.location.href);
+  for (const key of ["panorama", "photo", "annotation"]) url.searchParams.delete(key);
+  url.searchParams.set("project", PROJECT.id);
+  url.searchParams.set("panorama", view.panoramaId);
+  if (view.focus && view.focus !== view.panoramaId) url.searchParams.set("focus", view.focus);
+  window.history.replaceState(window.history.state, "", url.pathname + url.search);
+  draw();
+  const snap = snapshot();
+  for (const listener of listeners) listener(snap);
+}
+
+/** `/hosts/viewer?project=…&photo=…` → what it points at. */
+function parseDeepLink(link) {
+  try {
+    const url = new URL(link, window.location.origin);
+    if (!url.pathname.replace(/\/$/, "").endsWith("/hosts/viewer")) return null;
+    for (const kind of ["panorama", "photo", "annotation"]) {
+      const id = url.searchParams.get(kind);
+      if (id) return { kind, id, project: url.searchParams.get("project") };
+    }
+  } catch {
+    return null;
+  }
+  return null;
+}
+
+const adapter = {
+  capabilities: Object.freeze({ viewContext: "full", citations: "dispatch", viewerEvents: true }),
+  getFacilityKey: () => "northline-harbor-tower",
+  getAuthToken: async () => session.token,
+  getLicenseTierSet: () => session.tiers,
+  getCurrentSurfaceId: () => "viewer",
+  getViewerSnapshot: snapshot,
+  dispatchCitation(citation) {
+    const target = parseDeepLink(String(citation.deep_link ?? ""));
+    if (!target) return false;
+    const levelMatch = /(\d+)/.exec(String(citation.level ?? ""));
+    const level = levelMatch ? Number(levelMatch[1]) : view.level;
+    if (target.kind === "panorama") {
+      const known = PANORAMAS.find((p) => p.id === target.id);
+      moveTo({
+        level: known?.level ?? level,
+        panoramaId: target.id,
+        panoramaLabel: known?.label ?? String(citation.title ?? target.id),
+        panoramaTime: known?.time ?? citation.date ?? null,
+        focus: target.id,
+      });
+    } else {
+      // A photo or a pin: go to its level's first panorama and focus on it.
+      const pano = PANORAMAS.find((p) => p.level === level) ?? panoramaOf(view);
+      moveTo({ level, panoramaId: pano.id, focus: target.id });
+    }
+    return true;
+  },
+  subscribeViewerState(listener) {
+    listeners.add(listener);
+    return () => listeners.delete(listener);
+  },
+  resolveDeepLink(link) {
+    const target = parseDeepLink(link);
+    if (!target) return link;
+    return `/hosts/viewer/?project=${encodeURIComponent(PROJECT.id)}&${target.kind}=${encodeURIComponent(target.id)}`;
+  },
+  getIsAdmin: () => false,
+};
+
+function draw() {
+  const pano = panoramaOf(view);
+  const pins = annotationsOf(pano.id);
+  $("levels").replaceChildren(
+    ...LEVELS.map((level) => {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.textContent = String(level.number);
+      button.title = level.name;
+      button.dataset.testid = "viewer-level-button";
+      button.setAttribute("aria-pressed", String(level.number === view.level));
+      button.addEventListener("click", () => {
+        const first = PANORAMAS.find((p) => p.level === level.number);
+        moveTo({ level: level.number, panoramaId: first.id, focus: null });
+      });
+      return button;
+    }),
+  );
+  $("panos").replaceChildren(
+    ...PANORAMAS.filter((p) => p.level === view.level).map((p) => {
+      const item = document.createElement("li");
+      const button = document.createElement("button");
+      button.type = "button";
+      button.textContent = p.label;
+      button.setAttribute("aria-current", String(p.id === pano.id));
+      button.addEventListener("click", () => moveTo({ level: p.level, panoramaId: p.id, focus: null }));
+      item.append(button);
+      return item;
+    }),
+  );
+  const dots = pins.slice(0, 80).map((pin, i) => {
+    const dot = document.createElement("span");
+    dot.className = i === 0 ? "pin selected" : "pin";
+    dot.style.left = `${(i * 37) % 96 + 2}%`;
+    dot.style.top = `${(i * 53) % 80 + 8}%`;
+    dot.title = pin.title;
+    return dot;
+  });
+  const label = document.createElement("span");
+  label.className = "pano-label";
+  label.textContent = pano.label;
+  $("pano").replaceChildren(...dots, label);
+  $("level").textContent = `Level ${view.level}`;
+  $("panorama").textContent = pano.label;
+  $("panorama").dataset.id = pano.id;
+  $("captured").textContent = pano.time ? pano.time.slice(0, 10) : "—";
+  $("focus").textContent = view.focus ?? "—";
+  $("pins").textContent = `${pins.length}`;
+  document.querySelector('[data-testid="viewer"]').dataset.level = String(view.level);
+}
+
+document.querySelector('[data-testid="viewer-project"]').textContent = PROJECT.name;
+draw();
+mountPanel($("beacon-panel"), adapter);
