@@ -93,15 +93,16 @@ def test_the_panel_reducer_accepts_every_frame_the_server_makes() -> None:
     ]
     state_js = (ROOT / "beacon/panel/state.js").as_uri()
     script = (
-        f"import {{initialState, reduce, refusal}} from '{state_js}';"
+        f"import {{initialState, reduce, refusal, sending}} from '{state_js}';"
         "const frames = JSON.parse(require_stdin());"
     ).replace("require_stdin()", "await new Response(process.stdin).text()")
     script += (
-        "let s = initialState(); const refused = [];"
+        # The panel is `sending` once the user asked: the stream's frames follow.
+        "let s = sending(initialState()); const refused = [];"
         "for (const f of frames) {"
         " const r = refusal(s, f); if (r) refused.push(r); s = reduce(s, f); }"
         "console.log(JSON.stringify("
-        "{phase: s.phase, prose: s.prose, terminal: s.terminal, refused}));"
+        "{phase: s.phase, prose: s.prose, finish: s.finishReason, refused}));"
     )
     payload = json.dumps([{"type": f.type, "id": str(f.seq), "data": f.data} for f in frames])
     done = subprocess.run(
@@ -113,7 +114,8 @@ def test_the_panel_reducer_accepts_every_frame_the_server_makes() -> None:
         check=True,
     )
     state = json.loads(done.stdout)
-    assert state["refused"] == [] and state["terminal"] == "done", state
+    assert state["refused"] == [] and state["finish"] == "stop", state
+    assert state["phase"] == "complete"
     assert state["prose"] == "Hello."
 
 
