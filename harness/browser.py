@@ -1,8 +1,39 @@
-"""What a browser test page said: console lines and uncaught script errors."""
+"""Browser tests' shared parts: Debian's Chromium, and what a page said.
+
+`playwright install` cannot download here: the launch always names Debian's
+binary, with the flags that keep it off the closed network.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+
+from playwright.sync_api import Browser, sync_playwright
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+@contextmanager
+def chromium() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(
+            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS, timeout=30_000
+        )
+        try:
+            yield launched
+        finally:
+            launched.close()
 
 
 @dataclass

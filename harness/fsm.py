@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from beacon.adjudication.tables import build_rows
+
 
 class HarnessState(StrEnum):
     STUBS_STARTING = "stubs_starting"
@@ -72,16 +74,7 @@ NAMED_ILLEGAL: dict[tuple[HarnessState, HarnessEvent], str] = {
 
 def _table() -> tuple[HarnessRow, ...]:
     legal = {(src, ev): (row_id, dst) for row_id, src, ev, dst in LEGAL_ROWS}
-    rows = []
-    for state in HarnessState:
-        for event in HarnessEvent:
-            if (state, event) in legal:
-                row_id, target = legal[(state, event)]
-                rows.append(HarnessRow(row_id, state, event, target, True))
-            else:
-                row_id = NAMED_ILLEGAL.get((state, event), f"{state}-{event}-illegal")
-                rows.append(HarnessRow(row_id, state, event, state, False))
-    return tuple(rows)
+    return build_rows(HarnessState, HarnessEvent, legal, NAMED_ILLEGAL, HarnessRow)
 
 
 HARNESS_TABLE: tuple[HarnessRow, ...] = _table()

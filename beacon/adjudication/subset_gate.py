@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from beacon.adjudication.tables import build_rows
+
 
 class GateState(StrEnum):
     IDLE = "idle"  # no scope in force
@@ -83,16 +85,7 @@ NAMED_ILLEGAL: dict[tuple[GateState, GateEvent], str] = {
 
 def build_table() -> tuple[GateRow, ...]:
     legal = {(src, ev): (row_id, dst) for row_id, src, ev, dst in LEGAL_ROWS}
-    rows = []
-    for state in GateState:
-        for event in GateEvent:
-            if (state, event) in legal:
-                row_id, target = legal[(state, event)]
-                rows.append(GateRow(row_id, state, event, target, True))
-            else:
-                row_id = NAMED_ILLEGAL.get((state, event), f"{state}-{event}-illegal")
-                rows.append(GateRow(row_id, state, event, state, False))
-    return tuple(rows)
+    return build_rows(GateState, GateEvent, legal, NAMED_ILLEGAL, GateRow)
 
 
 GATE_TABLE: tuple[GateRow, ...] = build_table()

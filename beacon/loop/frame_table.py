@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from beacon.adjudication.tables import build_rows
 from beacon.wire.frames import FrameType
 
 
@@ -97,17 +98,14 @@ NAMED_ILLEGAL: dict[tuple[TurnState, str], str] = {
 UNTERMINATED = "unterminated"
 
 
+def _row(row_id: str, state: TurnState, event: str, target: TurnState, legal: bool) -> FrameRow:
+    effect = _LEGAL[(state, event)][1] if legal else "rejected in-process"
+    return FrameRow(row_id, state, event, target, legal, effect)
+
+
 def _build() -> tuple[FrameRow, ...]:
-    rows = []
-    for state in TurnState:
-        for event in FRAME_EVENTS:
-            if (state, event) in _LEGAL:
-                target, effect = _LEGAL[(state, event)]
-                rows.append(FrameRow(f"{state}-{event}", state, event, target, True, effect))
-            else:
-                name = NAMED_ILLEGAL.get((state, event), f"{state}-{event}-illegal")
-                rows.append(FrameRow(name, state, event, state, False, "rejected in-process"))
-    return tuple(rows)
+    legal = {key: (f"{key[0]}-{key[1]}", target) for key, (target, _) in _LEGAL.items()}
+    return build_rows(TurnState, FRAME_EVENTS, legal, NAMED_ILLEGAL, _row)
 
 
 FRAME_TABLE: tuple[FrameRow, ...] = _build()

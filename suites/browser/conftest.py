@@ -9,22 +9,13 @@ from pathlib import Path
 
 import pytest
 from browser_substrate import SubstrateVerdict, check_substrate
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page
 
+from harness.browser import chromium
 from harness.stack import Stack
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 SCREENS = REPO_ROOT / "reports" / "screens"
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 SETTLED = r"^(complete|complete-sample|empty-with-standing|unknown|denied|failed)$"
 
 
@@ -45,14 +36,8 @@ def _specs_need_a_green_substrate(request: pytest.FixtureRequest) -> None:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(
-            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS, timeout=30_000
-        )
-        try:
-            yield launched
-        finally:
-            launched.close()
+    with chromium() as launched:
+        yield launched
 
 
 @pytest.fixture
