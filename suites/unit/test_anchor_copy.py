@@ -160,6 +160,25 @@ ROWS.append(
         id="enumeration",
     )
 )
+ROWS.append(
+    pytest.param(
+        lambda: build.enumeration(
+            "c9", "category", ["ppe"], complete=False, relation="appears_in_records"
+        ),
+        {
+            "kind": "enumeration",
+            "slot": "c9",
+            "field": "category",
+            "members": ["ppe"],
+            "complete": False,
+            "relation": "appears_in_records",
+            "instruction": "The category values below were read from a field of the records "
+            "returned (not all of them): describe them all, do not rank or trim them, and say "
+            "only where they appear (appears_in_records).",
+        },
+        id="enumeration-of-a-partial-result",
+    )
+)
 
 ABSENCE_ROWS: list[Any] = [
     pytest.param(

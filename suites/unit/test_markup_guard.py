@@ -36,6 +36,10 @@ DSML = (
             "Here is what it looked like:\n```\n" + DSML + "\n```", False, id="fenced-example"
         ),
         pytest.param("x" * 90 + "\n" + DSML, False, id="markup-beyond-the-window"),
+        pytest.param("x" * 78 + "\n" + DSML, True, id="a-line-starting-at-79-is-inside"),
+        pytest.param("x" * 79 + "\n" + DSML, False, id="a-line-starting-at-80-is-outside"),
+        pytest.param(" " * 85 + DSML, True, id="the-window-starts-after-leading-whitespace"),
+        pytest.param("ok\n" * 30 + DSML, False, id="many-short-lines-use-up-the-window"),
         pytest.param("There are exactly 24 open safety findings.", False, id="plain-answer"),
         pytest.param("", False, id="empty"),
     ],
