@@ -106,6 +106,20 @@ def new_turn_id() -> str:
     return f"t_{uuid.uuid4().hex[:20]}"
 
 
+def _without_titles(schema: Any) -> Any:
+    """JSON Schema minus its ``title`` keys: the property names already say it, and
+    the catalog is re-sent with every planning request (it is most of the input)."""
+    if isinstance(schema, dict):
+        return {
+            k: _without_titles(v)
+            for k, v in schema.items()
+            if not (k == "title" and isinstance(v, str))
+        }
+    if isinstance(schema, list):
+        return [_without_titles(v) for v in schema]
+    return schema
+
+
 def _openai_tools(listed: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [
         {
@@ -113,7 +127,7 @@ def _openai_tools(listed: list[dict[str, Any]]) -> list[dict[str, Any]]:
             "function": {
                 "name": t["name"],
                 "description": t.get("description", ""),
-                "parameters": t.get("inputSchema", {"type": "object"}),
+                "parameters": _without_titles(t.get("inputSchema", {"type": "object"})),
             },
         }
         for t in listed

@@ -16,7 +16,7 @@ from typing import Annotated, Any
 import anyio
 import httpx
 from fastapi import FastAPI, Header, Query, Request
-from fastapi.responses import JSONResponse, RedirectResponse, StreamingResponse
+from fastapi.responses import JSONResponse, RedirectResponse, Response, StreamingResponse
 from fastapi.staticfiles import StaticFiles
 
 from beacon import __version__
@@ -34,7 +34,7 @@ from beacon.server.writer import FrameWriter
 from beacon.store.turns import SessionNotOwned, TurnStore
 from beacon.upstream.errors import UpstreamError
 from beacon.upstream.mcp_client import connect
-from beacon.wire.turns import MoreRequest, TurnRequest
+from beacon.wire.turns import FeedbackRequest, MoreRequest, TurnRequest
 
 SCENARIO_HEADER = "X-Beacon-Scenario"
 _SCENARIO_NAME = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
@@ -226,6 +226,32 @@ def create_app(settings: Settings) -> FastAPI:
             return _error(502, exc.code, str(exc))
         await anyio.to_thread.run_sync(store.save_pages, turn_id, body.slot, updated)
         return reply
+
+    @app.post(
+        "/v1/turns/{turn_id}/feedback",
+        status_code=204,
+        response_class=Response,
+        response_model=None,
+        responses=_ERRORS,
+    )
+    async def feedback(
+        turn_id: str,
+        body: FeedbackRequest,
+        authorization: Annotated[str | None, Header()] = None,
+    ) -> Any:
+        """Thumbs up or down on an answer, with an optional comment (sealed at rest)."""
+        identity = await identify(authorization)
+        if isinstance(identity, JSONResponse):
+            return identity
+        record = await anyio.to_thread.run_sync(store.turn, turn_id)
+        if record is None or record.owner != identity.sub:
+            return _not_found("turn")
+        await anyio.to_thread.run_sync(
+            lambda: store.save_feedback(
+                turn_id, owner=identity.sub, rating=body.rating, comment=body.comment
+            )
+        )
+        return Response(status_code=204)
 
     @app.get("/v1/sessions/{session_id}", responses=_ERRORS)
     async def get_session(

@@ -41,6 +41,9 @@ CREATE TABLE IF NOT EXISTS narrowing (
   session_id TEXT PRIMARY KEY, body BLOB NOT NULL, updated_at REAL NOT NULL);
 CREATE TABLE IF NOT EXISTS pages (
   turn_id TEXT NOT NULL, slot TEXT NOT NULL, body BLOB NOT NULL, PRIMARY KEY (turn_id, slot));
+CREATE TABLE IF NOT EXISTS feedback (
+  turn_id TEXT PRIMARY KEY, owner TEXT NOT NULL, rating TEXT NOT NULL, body BLOB NOT NULL,
+  at REAL NOT NULL);
 CREATE INDEX IF NOT EXISTS messages_by_session ON messages (session_id, created_at);
 """
 
@@ -78,14 +81,16 @@ class TurnStore:
         self.path = str(path)
         self._ring = keyring
         with self._connect() as db:
+            # WAL is a property of the database file: set once, not per connection.
+            db.execute("PRAGMA journal_mode=WAL")
             db.executescript(SCHEMA)
 
     @contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
         db = sqlite3.connect(self.path, timeout=30.0, isolation_level=None)
         try:
-            db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA busy_timeout=30000")
+            db.execute("PRAGMA synchronous=NORMAL")  # durable across a crash of the process
             yield db
         finally:
             db.close()
@@ -274,6 +279,26 @@ class TurnStore:
             record_context(turn_id, "pages", slot),
         )
         return found if isinstance(found, dict) else None
+
+    def save_feedback(self, turn_id: str, *, owner: str, rating: str, comment: str) -> None:
+        """The user's verdict on an answer; the comment is content, so it is sealed."""
+        body = seal(self._ring, comment, context=record_context(turn_id, "feedback"))
+        with self._connect() as db:
+            db.execute(
+                "INSERT OR REPLACE INTO feedback VALUES (?, ?, ?, ?, ?)",
+                (turn_id, owner, rating, body, time.time()),
+            )
+
+    def feedback(self, turn_id: str) -> tuple[str, str] | None:
+        with self._connect() as db:
+            row = db.execute(
+                "SELECT rating, body FROM feedback WHERE turn_id = ?", (turn_id,)
+            ).fetchone()
+        if row is None:
+            return None
+        return str(row[0]), unseal_text(
+            self._ring, row[1], context=record_context(turn_id, "feedback")
+        )
 
     def record_audit(self, rows: Sequence[dict[str, Any]]) -> None:
         with self._connect() as db:

@@ -55,3 +55,10 @@ class MoreRequest(_Strict):
     """``POST /v1/turns/{turn_id}/more``: the next page of one counted source."""
 
     slot: str = Field(pattern=r"^c[0-9]{1,3}$")
+
+
+class FeedbackRequest(_Strict):
+    """``POST /v1/turns/{turn_id}/feedback``: the user's verdict on one answer."""
+
+    rating: Literal["up", "down"]
+    comment: str = Field(default="", max_length=2000)

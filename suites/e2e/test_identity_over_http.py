@@ -13,6 +13,8 @@ import pytest
 
 from beacon.auth import Reason
 from beacon.cli.ask import run_turn
+from beacon.store.crypto import new_key_slot, parse_keys
+from beacon.store.turns import TurnStore
 from harness.chat_process import chat_env, running_chat
 from harness.forged_tokens import KEY_1, REJECTIONS, jwks, mint
 from harness.stack import Stack
@@ -128,3 +130,54 @@ def test_the_denial_is_structured_copy_in_the_callers_locale(stack: Stack, local
     from beacon.policy.notices import denial_notice
 
     assert denial == denial_notice("photo_ai", locale)
+
+
+@pytest.fixture(scope="module")
+def known_store_chat(
+    stack: Stack, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[str, TurnStore]]:
+    """A chat server whose database and keys the test can open afterwards."""
+    data = tmp_path_factory.mktemp("known-store")
+    keys = new_key_slot("audit1")
+    with running_chat(chat_env(stack, data, BEACON_KEYS=keys)) as url:
+        yield url, TurnStore(data / "beacon.sqlite3", parse_keys(keys))
+
+
+def test_every_verdict_leaves_an_audit_row(
+    stack: Stack, known_store_chat: tuple[str, TurnStore]
+) -> None:
+    chat, store = known_store_chat
+    token = stack.token(sub="audited", tiers=("essentials",))
+    events = run_turn(chat, {"message": PHOTOS, "capability_hint": ["photo_ai"]}, token=token)
+    rows = store.audit_rows(events[0].json()["turn_id"])
+    by_tool = {r["tool"]: r for r in rows}
+    assert by_tool["search_photos"]["allowed"] == 0 and by_tool["search_photos"]["hint_present"]
+    assert by_tool["list_projects"]["allowed"] == 1
+    assert all(r["sub"] == "audited" for r in rows)
+
+
+def test_feedback_is_the_owners_and_sealed(
+    stack: Stack, known_store_chat: tuple[str, TurnStore]
+) -> None:
+    chat, store = known_store_chat
+    owner = stack.token(sub="rater")
+    events = run_turn(chat, {"message": PHOTOS}, token=owner)
+    turn_id = events[0].json()["turn_id"]
+    url = f"{chat}/v1/turns/{turn_id}/feedback"
+    mine = httpx.post(
+        url,
+        json={"rating": "down", "comment": "wrong level"},
+        headers={"Authorization": f"Bearer {owner}"},
+        timeout=10,
+    )
+    theirs = httpx.post(
+        url,
+        json={"rating": "up"},
+        headers={"Authorization": f"Bearer {stack.token(sub='x')}"},
+        timeout=10,
+    )
+    bad = httpx.post(
+        url, json={"rating": "meh"}, headers={"Authorization": f"Bearer {owner}"}, timeout=10
+    )
+    assert (mine.status_code, theirs.status_code, bad.status_code) == (204, 404, 422)
+    assert store.feedback(turn_id) == ("down", "wrong level")
