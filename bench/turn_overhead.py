@@ -32,6 +32,7 @@ import httpx2
 from mcp import ClientSession, types
 from mcp.client.streamable_http import streamable_http_client
 
+from beacon.loop.orchestrator import openai_tools as catalog_for_model
 from bench.common import (
     dev_requests,
     for_turn,
@@ -164,17 +165,10 @@ def build_schedule(
 
 
 def openai_tools(listed: types.ListToolsResult) -> list[dict[str, Any]]:
-    return [
-        {
-            "type": "function",
-            "function": {
-                "name": t.name,
-                "description": t.description or "",
-                "parameters": t.input_schema,
-            },
-        }
-        for t in listed.tools
-    ]
+    """The catalog exactly as the chat server sends it (same transformation)."""
+    return catalog_for_model(
+        [t.model_dump(by_alias=True, mode="json", exclude_none=True) for t in listed.tools]
+    )
 
 
 @asynccontextmanager

@@ -120,7 +120,7 @@ def _without_titles(schema: Any) -> Any:
     return schema
 
 
-def _openai_tools(listed: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def openai_tools(listed: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [
         {
             "type": "function",
@@ -334,7 +334,7 @@ class Turn:
         directory = project_directory(raw) if not (context.failed or context.denied) else []
         await self._deny_needed_tools()
         granted = granted_capabilities(self.identity.tiers)
-        tools = _openai_tools(scope_catalog(await upstream.list_tools(), granted))
+        tools = openai_tools(scope_catalog(await upstream.list_tools(), granted))
         view = self.request.view_context
         narrowing = (
             {
