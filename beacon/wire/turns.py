@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 # Bounds are part of the contract: an over-long field is a 422, never truncated.
 MAX_MESSAGE_CHARS = 4000
@@ -15,8 +15,20 @@ MAX_ID_CHARS = 100
 VIEW_ANNOTATIONS_CAP = 50
 
 
+def _whole_number(value: Any) -> Any:
+    """JSON's integer: 3 and 3.0 are the same number; "3" and true are not numbers."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+# JSON Schema calls 172.0 an integer; strict pydantic would not. Accept exactly that.
+WholeNumber = Annotated[int, BeforeValidator(_whole_number)]
+
+
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # strict: "3" is not a level number and true is not a count — no silent coercion.
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
 
 class ViewAnnotation(_Strict):
@@ -36,7 +48,7 @@ class ViewContext(_Strict):
     capture_label: str | None = Field(default=None, max_length=MAX_NAME_CHARS)
     capture_time: str | None = Field(default=None, max_length=40)
     level: str | None = Field(default=None, max_length=MAX_NAME_CHARS)
-    level_number: int | None = Field(default=None, ge=-10, le=300)
+    level_number: WholeNumber | None = Field(default=None, ge=-10, le=300)
     panorama_id: str | None = Field(default=None, max_length=MAX_ID_CHARS)
     selected_annotation_id: str | None = Field(default=None, max_length=MAX_ID_CHARS)
     annotations: list[ViewAnnotation] | None = Field(default=None, max_length=VIEW_ANNOTATIONS_CAP)
