@@ -178,6 +178,7 @@ class Turn:
         self._history: list[dict[str, Any]] = []
         self._turn_block = turn_block([], None)
         self.narrowing = Narrowing()
+        self._audit: list[dict[str, Any]] = []  # one row per verdict, written once a turn
 
     @property
     def turn_id(self) -> str:
@@ -229,6 +230,7 @@ class Turn:
                 await self._gather(upstream)
             await self._answer()
         except Exception as exc:
+            await self._flush_audit()
             # Errors raised inside the MCP session's task group arrive wrapped.
             known = _known_error(exc)
             if known is None:
@@ -236,6 +238,14 @@ class Turn:
                 self._fail("internal", "the turn failed inside Beacon")
             else:
                 self._fail(getattr(known, "code", "turn_failed"), str(known))
+
+    async def _flush_audit(self) -> None:
+        rows, self._audit = self._audit, []
+        if rows:
+            try:
+                await anyio.to_thread.run_sync(self.deps.store.record_audit, rows)
+            except Exception:
+                log.exception("turn %s: %d audit rows not written", self.turn_id, len(rows))
 
     def _fail(self, code: str, message: str) -> None:
         if self.frames.allows("error"):
@@ -246,7 +256,7 @@ class Turn:
     ) -> tuple[Evidence, dict[str, Any]]:
         decision = decide(tool, self.identity.tiers, capability_hint=self.request.capability_hint)
         row = audit_row(decision, turn_id=self.turn_id, sub=self.identity.sub, at=datetime.now(UTC))
-        await anyio.to_thread.run_sync(self.deps.store.record_audit, [row.as_record()])
+        self._audit.append(row.as_record())
         slot = f"c{self._calls}"
         if not decision.allowed:
             return self._deny(tool, arguments, call_id, slot, decision.capability), {}
@@ -314,7 +324,7 @@ class Turn:
             row = audit_row(
                 decision, turn_id=self.turn_id, sub=self.identity.sub, at=datetime.now(UTC)
             )
-            await anyio.to_thread.run_sync(self.deps.store.record_audit, [row.as_record()])
+            self._audit.append(row.as_record())
             self._calls += 1
             call_id = f"intent_{tool}"
             self.evidence.append(
@@ -525,6 +535,7 @@ class Turn:
             log.info(
                 "turn %s audit %s slot=%s %s", self.turn_id, entry.kind, entry.slot, entry.detail
             )
+        await self._flush_audit()
         # Save before publish: nothing of the answer leaves before it is stored.
         await anyio.to_thread.run_sync(
             lambda: self.deps.store.save_answer(

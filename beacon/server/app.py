@@ -96,8 +96,6 @@ def create_app(settings: Settings) -> FastAPI:
 
     async def persist(turn_id: str, frame: Frame) -> None:
         await writer.write(turn_id, frame)
-        if frame.type in ("done", "error"):
-            await anyio.to_thread.run_sync(store.finish_turn, turn_id, frame.type)
 
     def stream(chunks: AsyncIterator[bytes]) -> StreamingResponse:
         return StreamingResponse(chunks, media_type="text/event-stream", headers=_STREAM_HEADERS)

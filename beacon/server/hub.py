@@ -72,16 +72,28 @@ class TurnHub:
         task.add_done_callback(self._tasks.discard)
 
     async def _drive(self, live: LiveTurn, frames: AsyncIterator[Frame], persist: Persist) -> None:
-        try:
-            async for frame in frames:
+        # Persisting is pipelined (the writer batches what is queued) while
+        # publishing stays in seq order and after each frame's own commit.
+        queue: asyncio.Queue[tuple[Frame, asyncio.Future[None]] | None] = asyncio.Queue()
+
+        async def publish() -> None:
+            while (item := await queue.get()) is not None:
+                frame, stored = item
                 try:
-                    await persist(frame)
+                    await stored
                 except Exception:
                     # The live log still carries the frame: followers must see the
                     # terminal even when the store is failing.
                     log.exception("turn %s: frame %d not persisted", live.turn_id, frame.seq)
                 await live.append(frame.encode())
+
+        publisher = asyncio.create_task(publish())
+        try:
+            async for frame in frames:
+                queue.put_nowait((frame, asyncio.ensure_future(persist(frame))))
         finally:
+            queue.put_nowait(None)
+            await publisher
             await live.close()
             self._live.pop(live.turn_id, None)
 

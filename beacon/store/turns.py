@@ -128,9 +128,12 @@ class TurnStore:
             )
             for turn_id, seq, frame_type, encoded in frames
         ]
+        terminals = [(t, turn_id) for turn_id, _, t, _ in frames if t in ("done", "error")]
         with self._connect() as db:
             db.execute("BEGIN IMMEDIATE")
             db.executemany("INSERT INTO frames VALUES (?, ?, ?, ?)", rows)
+            # A terminal frame finishes its turn in the same commit.
+            db.executemany("UPDATE turns SET status = ? WHERE id = ?", terminals)
             db.execute("COMMIT")
 
     def save_answer(
@@ -175,10 +178,6 @@ class TurnStore:
                 db.execute("COMMIT")
         except sqlite3.Error as exc:
             raise SaveFailed(f"the answer could not be saved: {exc}") from exc
-
-    def finish_turn(self, turn_id: str, status: str) -> None:
-        with self._connect() as db:
-            db.execute("UPDATE turns SET status = ? WHERE id = ?", (status, turn_id))
 
     def turn(self, turn_id: str) -> TurnRecord | None:
         with self._connect() as db:

@@ -84,3 +84,12 @@ def test_a_database_that_refuses_the_answer_raises_save_failed(tmp_path: Path) -
     with pytest.raises(SaveFailed):
         kept.save_answer("t1", session_id="s1", question="q", answer="a", sources=[])
     assert kept.answer("t1") is None  # one transaction: no half-saved turn
+
+
+def test_a_terminal_frame_finishes_its_turn_in_the_same_commit(tmp_path: Path) -> None:
+    kept = store(tmp_path, K1)
+    kept.open_turn("t1", owner="u", session_id=None, mode="single")
+    kept.append_frames([("t1", 1, "start", b"a"), ("t1", 2, "error", b"b")])
+    record = kept.turn("t1")
+    assert record is not None and record.status == "error"
+    assert kept.frames_after("t1", 0) == [b"a", b"b"]
