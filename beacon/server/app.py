@@ -94,6 +94,16 @@ def create_app(settings: Settings) -> FastAPI:
                 response.headers["WWW-Authenticate"] = "Bearer"
             return response
 
+    async def owned_turn(authorization: str | None, turn_id: str) -> Identity | JSONResponse:
+        """The caller, if the stored turn is theirs; else the same 404 as a missing one."""
+        identity = await identify(authorization)
+        if isinstance(identity, JSONResponse):
+            return identity
+        record = await anyio.to_thread.run_sync(store.turn, turn_id)
+        if record is None or record.owner != identity.sub:
+            return _not_found("turn")
+        return identity
+
     async def persist(turn_id: str, frame: Frame) -> None:
         await writer.write(turn_id, frame)
 
@@ -194,12 +204,9 @@ def create_app(settings: Settings) -> FastAPI:
         x_beacon_scenario: ScenarioHeader = None,
     ) -> Any:
         """The next page of one counted source of a finished turn (load more)."""
-        identity = await identify(authorization)
+        identity = await owned_turn(authorization, turn_id)
         if isinstance(identity, JSONResponse):
             return identity
-        record = await anyio.to_thread.run_sync(store.turn, turn_id)
-        if record is None or record.owner != identity.sub:
-            return _not_found("turn")
         pages = await anyio.to_thread.run_sync(store.load_pages, turn_id, body.slot)
         if pages is None or not has_more(pages):
             return _error(409, "no_more", "this source has no further page")
@@ -239,12 +246,9 @@ def create_app(settings: Settings) -> FastAPI:
         authorization: Annotated[str | None, Header()] = None,
     ) -> Any:
         """Thumbs up or down on an answer, with an optional comment (sealed at rest)."""
-        identity = await identify(authorization)
+        identity = await owned_turn(authorization, turn_id)
         if isinstance(identity, JSONResponse):
             return identity
-        record = await anyio.to_thread.run_sync(store.turn, turn_id)
-        if record is None or record.owner != identity.sub:
-            return _not_found("turn")
         await anyio.to_thread.run_sync(
             lambda: store.save_feedback(
                 turn_id, owner=identity.sub, rating=body.rating, comment=body.comment
