@@ -32,7 +32,7 @@ import httpx2
 from mcp import ClientSession, types
 from mcp.client.streamable_http import streamable_http_client
 
-from beacon.loop.orchestrator import openai_tools as catalog_for_model
+from beacon.loop.catalog import openai_tools as catalog_for_model
 from bench.common import (
     dev_requests,
     for_turn,

@@ -36,6 +36,7 @@ from beacon.auth.verify import Identity
 from beacon.llm.client import Completion, LlmConfig, stream_completion
 from beacon.llm.errors import LlmError
 from beacon.loop.anchors import anchors_message
+from beacon.loop.catalog import openai_tools
 from beacon.loop.citations import MAX_CARDS_PER_SOURCE
 from beacon.loop.context import project_directory
 from beacon.loop.copy import (
@@ -104,34 +105,6 @@ class TurnDeps:
 
 def new_turn_id() -> str:
     return f"t_{uuid.uuid4().hex[:20]}"
-
-
-def _without_titles(schema: Any) -> Any:
-    """JSON Schema minus its ``title`` keys: the property names already say it, and
-    the catalog is re-sent with every planning request (it is most of the input)."""
-    if isinstance(schema, dict):
-        return {
-            k: _without_titles(v)
-            for k, v in schema.items()
-            if not (k == "title" and isinstance(v, str))
-        }
-    if isinstance(schema, list):
-        return [_without_titles(v) for v in schema]
-    return schema
-
-
-def openai_tools(listed: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [
-        {
-            "type": "function",
-            "function": {
-                "name": t["name"],
-                "description": t.get("description", ""),
-                "parameters": _without_titles(t.get("inputSchema", {"type": "object"})),
-            },
-        }
-        for t in listed
-    ]
 
 
 _KNOWN = (UpstreamError, LlmError, LoopError, StoreError)
