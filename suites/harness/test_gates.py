@@ -47,6 +47,11 @@ def _junit_for_everything(repo: Path) -> Path:
             f"<testcase classname={quoteattr(classname)} name={quoteattr(n)} />" for n in names
         ]
     cases.append('<testcase classname="suites.e2e.test_cli" name="test_e2e_ran" />')
+    # Every test module ran too, as in a real `make test` (the fan-in audit reads it):
+    # without them the audit would grow with the codebase, not with missing tests.
+    for test_file in sorted((repo / "suites").rglob("test_*.py")):
+        classname = str(test_file.relative_to(repo)).removesuffix(".py").replace("/", ".")
+        cases.append(f"<testcase classname={quoteattr(classname)} name=\"test_ran\" />")
     junit = repo / "reports/junit.xml"
     junit.parent.mkdir(parents=True, exist_ok=True)
     junit.write_text(
