@@ -152,6 +152,7 @@ class Turn:
         self._turn_block = turn_block([], None)
         self.narrowing = Narrowing()
         self._audit: list[dict[str, Any]] = []  # one row per verdict, written once a turn
+        self._pages: dict[str, dict[str, Any]] = {}  # what load-more needs, per slot
 
     @property
     def turn_id(self) -> str:
@@ -252,9 +253,7 @@ class Turn:
             found = enumerate_field(tool, outcome.result, field, complete=complete)
             evidence = replace(evidence, enumeration=found)
         if evidence.counted and (evidence.cursor or evidence.unshown) and not evidence.failed:
-            await anyio.to_thread.run_sync(
-                self.deps.store.save_pages, self.turn_id, slot, page_record(evidence)
-            )
+            self._pages[slot] = page_record(evidence)  # saved with the answer, in one commit
         self._emit(
             "tool_result",
             call_id=call_id,
@@ -508,8 +507,13 @@ class Turn:
             log.info(
                 "turn %s audit %s slot=%s %s", self.turn_id, entry.kind, entry.slot, entry.detail
             )
-        await self._flush_audit()
-        # Save before publish: nothing of the answer leaves before it is stored.
+        narrowing = None
+        if self.session_id is not None:
+            if self.narrowing.state is GateState.RELEASED:
+                self.narrowing.step(GateEvent.RELEASE)  # zero after narrowing: release now
+            narrowing = (self.session_id, self.narrowing.record())
+        # Save before publish: nothing of the answer leaves before it is stored, and
+        # the answer, its sources, pages, audit rows and narrowing go in one commit.
         await anyio.to_thread.run_sync(
             lambda: self.deps.store.save_answer(
                 self.turn_id,
@@ -517,14 +521,12 @@ class Turn:
                 question=self.request.message,
                 answer=answer,
                 sources=[c.model_dump() for c in citations],
+                pages=self._pages,
+                audit=self._audit,
+                narrowing=narrowing,
             )
         )
-        if self.session_id is not None:
-            if self.narrowing.state is GateState.RELEASED:
-                self.narrowing.step(GateEvent.RELEASE)  # zero after narrowing: release now
-            await anyio.to_thread.run_sync(
-                self.deps.store.save_narrowing, self.session_id, self.narrowing.record()
-            )
+        self._audit = []
         for sentence in split_sentences(answer):
             self._emit("delta", text=sentence)
         self._emit("done", finish_reason=final.finish_reason, answer=answer)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -46,6 +46,12 @@ CREATE TABLE IF NOT EXISTS feedback (
   at REAL NOT NULL);
 CREATE INDEX IF NOT EXISTS messages_by_session ON messages (session_id, created_at);
 """
+
+
+_AUDIT_INSERT = (
+    "INSERT INTO audit VALUES (:turn_id, :sub, :tool, :capability, :allowed, :reason, "
+    ":hint_present, :at)"
+)
 
 
 class SessionNotOwned(StoreError):
@@ -144,8 +150,13 @@ class TurnStore:
         question: str,
         answer: str,
         sources: Sequence[dict[str, Any]],
+        pages: Mapping[str, dict[str, Any]] | None = None,
+        audit: Sequence[dict[str, Any]] = (),
+        narrowing: tuple[str, dict[str, Any] | None] | None = None,
     ) -> None:
-        """Body and sources in one transaction (and the transcript, in chat mode)."""
+        """Body and sources in one transaction — with the transcript (chat mode), the
+        load-more pages, the turn's audit rows and the session's narrowing, so a
+        turn is saved whole or not at all, in one commit."""
         now = time.time()
         sealed_sources = seal(
             self._ring, json.dumps(list(sources)), context=record_context(turn_id, "sources")
@@ -175,6 +186,23 @@ class TurnStore:
                                 at,
                             ),
                         )
+                for slot, record in (pages or {}).items():
+                    db.execute(
+                        "INSERT OR REPLACE INTO pages VALUES (?, ?, ?)",
+                        (
+                            turn_id,
+                            slot,
+                            seal(
+                                self._ring,
+                                json.dumps(record),
+                                context=record_context(turn_id, "pages", slot),
+                            ),
+                        ),
+                    )
+                if audit:
+                    db.executemany(_AUDIT_INSERT, list(audit))
+                if narrowing is not None:
+                    self._write_narrowing(db, *narrowing)
                 db.execute("COMMIT")
         except sqlite3.Error as exc:
             raise SaveFailed(f"the answer could not be saved: {exc}") from exc
@@ -243,15 +271,18 @@ class TurnStore:
 
     def save_narrowing(self, session_id: str, record: dict[str, Any] | None) -> None:
         """The session's narrowing state (None clears it): owned by dispatch, not the model."""
+        with self._connect() as db:
+            self._write_narrowing(db, session_id, record)
+
+    def _write_narrowing(
+        self, db: sqlite3.Connection, session_id: str, record: dict[str, Any] | None
+    ) -> None:
         if record is None:
-            with self._connect() as db:
-                db.execute("DELETE FROM narrowing WHERE session_id = ?", (session_id,))
+            db.execute("DELETE FROM narrowing WHERE session_id = ?", (session_id,))
             return
-        self._put_json(
-            "INSERT OR REPLACE INTO narrowing VALUES (?, ?, unixepoch())",
-            (session_id,),
-            record_context(session_id, "narrowing"),
-            record,
+        body = seal(self._ring, json.dumps(record), context=record_context(session_id, "narrowing"))
+        db.execute(
+            "INSERT OR REPLACE INTO narrowing VALUES (?, ?, ?)", (session_id, body, time.time())
         )
 
     def load_narrowing(self, session_id: str) -> dict[str, Any] | None:
@@ -301,11 +332,7 @@ class TurnStore:
 
     def record_audit(self, rows: Sequence[dict[str, Any]]) -> None:
         with self._connect() as db:
-            db.executemany(
-                "INSERT INTO audit VALUES (:turn_id, :sub, :tool, :capability, :allowed, :reason, "
-                ":hint_present, :at)",
-                list(rows),
-            )
+            db.executemany(_AUDIT_INSERT, list(rows))
 
     def audit_rows(self, turn_id: str) -> list[dict[str, Any]]:
         with self._connect() as db:
