@@ -1,21 +1,43 @@
-"""The upstream's tool catalog, as the planner model receives it (OpenAI wire)."""
+"""The upstream's tool catalog, as the planner model receives it (OpenAI wire).
+
+The catalog is re-sent with every planning request and is most of the model's
+input, so it is compacted without losing meaning: ``title`` keys (the property
+name already says it) go, and an optional parameter spelled
+``anyOf: [X, {"type": "null"}], default: null`` becomes plain X — it is
+optional because ``required`` does not name it, and omitting it means null.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
+_NULL = {"type": "null"}
 
-def _without_titles(schema: Any) -> Any:
-    """JSON Schema minus its ``title`` keys: the property names already say it, and
-    the catalog is re-sent with every planning request (it is most of the input)."""
+
+def _optional_as_plain(schema: dict[str, Any]) -> dict[str, Any]:
+    variants = schema.get("anyOf")
+    if (
+        isinstance(variants, list)
+        and len(variants) == 2
+        and _NULL in variants
+        and schema.get("default") is None
+    ):
+        (kept,) = [v for v in variants if v != _NULL]
+        rest = {k: v for k, v in schema.items() if k not in ("anyOf", "default")}
+        return {**kept, **rest} if isinstance(kept, dict) else schema
+    return schema
+
+
+def compact_schema(schema: Any) -> Any:
     if isinstance(schema, dict):
-        return {
-            k: _without_titles(v)
+        cleaned = {
+            k: compact_schema(v)
             for k, v in schema.items()
             if not (k == "title" and isinstance(v, str))
         }
+        return _optional_as_plain(cleaned)
     if isinstance(schema, list):
-        return [_without_titles(v) for v in schema]
+        return [compact_schema(v) for v in schema]
     return schema
 
 
@@ -26,7 +48,7 @@ def openai_tools(listed: list[dict[str, Any]]) -> list[dict[str, Any]]:
             "function": {
                 "name": t["name"],
                 "description": t.get("description", ""),
-                "parameters": _without_titles(t.get("inputSchema", {"type": "object"})),
+                "parameters": compact_schema(t.get("inputSchema", {"type": "object"})),
             },
         }
         for t in listed
