@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import ssl
 import sys
 import time
 import uuid
@@ -171,13 +172,20 @@ def openai_tools(listed: types.ListToolsResult) -> list[dict[str, Any]]:
     )
 
 
+_RELAY_TLS = ssl.create_default_context()
+
+
 @asynccontextmanager
 async def mcp_session(url: str, bearer: str, turn: str) -> AsyncIterator[ClientSession]:
     """One MCP session over streamable HTTP with the official SDK, as a relay would open."""
     headers = {"Authorization": f"Bearer {bearer}", TURN_HEADER: turn}
     async with AsyncExitStack() as stack:
         client = await stack.enter_async_context(
-            httpx2.AsyncClient(headers=headers, timeout=httpx2.Timeout(30.0, connect=5.0))
+            # The same one-per-process TLS context as the server: a fair relay does not
+            # rebuild the CA bundle on every session either.
+            httpx2.AsyncClient(
+                headers=headers, verify=_RELAY_TLS, timeout=httpx2.Timeout(30.0, connect=5.0)
+            )
         )
         streams = await stack.enter_async_context(
             streamable_http_client(url, http_client=client, max_sse_event_size=MAX_EVENT_BYTES)
