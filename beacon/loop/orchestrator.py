@@ -72,7 +72,7 @@ from beacon.policy.vocabulary import licensing_words
 from beacon.store.errors import StoreError
 from beacon.store.turns import Message, TurnStore
 from beacon.upstream.errors import UpstreamError
-from beacon.upstream.mcp_client import McpUpstream, connect
+from beacon.upstream.mcp_client import McpUpstream, connect, leaf_errors
 from beacon.wire.frames import PlannedCall
 from beacon.wire.turns import VIEW_ANNOTATIONS_CAP, TurnRequest
 
@@ -112,14 +112,7 @@ _KNOWN = (UpstreamError, LlmError, LoopError, StoreError)
 
 def _known_error(exc: BaseException) -> BaseException | None:
     """The first of our own errors inside ``exc`` (unwrapping exception groups)."""
-    if isinstance(exc, _KNOWN):
-        return exc
-    if isinstance(exc, BaseExceptionGroup):
-        for inner in exc.exceptions:
-            found = _known_error(inner)
-            if found is not None:
-                return found
-    return None
+    return next((leaf for leaf in leaf_errors(exc) if isinstance(leaf, _KNOWN)), None)
 
 
 def _history(transcript: list[Message]) -> list[dict[str, Any]]:

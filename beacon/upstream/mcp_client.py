@@ -61,9 +61,10 @@ class _StatusLog:
         return next((s for s in reversed(self.statuses) if 400 <= s < 500), None)
 
 
-def _leaf_errors(exc: BaseException) -> list[BaseException]:
+def leaf_errors(exc: BaseException) -> list[BaseException]:
+    """The errors inside ``exc``: the SDK's task groups wrap them in exception groups."""
     if isinstance(exc, BaseExceptionGroup):
-        return [leaf for inner in exc.exceptions for leaf in _leaf_errors(inner)]
+        return [leaf for inner in exc.exceptions for leaf in leaf_errors(inner)]
     return [exc]
 
 
@@ -76,7 +77,7 @@ def _translate(exc: BaseException, log: _StatusLog, what: str) -> UpstreamError:
     status = log.client_error()
     if status is not None:
         return UpstreamProtocolError(f"the MCP upstream rejected {what} with HTTP {status}")
-    for leaf in _leaf_errors(exc):
+    for leaf in leaf_errors(exc):
         if isinstance(leaf, httpx2.TransportError | OSError | TimeoutError):
             return UpstreamUnavailable(f"the MCP upstream is unreachable during {what}: {leaf!r}")
         if isinstance(leaf, MCPError):
