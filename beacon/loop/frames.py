@@ -58,10 +58,6 @@ class FrameMaker:
         self._seq = 0
         self.state = TurnState.IDLE
 
-    @property
-    def terminal(self) -> bool:
-        return self.state is TurnState.TERMINATED
-
     def allows(self, frame_type: str) -> bool:
         return frame_step(self.state, frame_type).legal
 

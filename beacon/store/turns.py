@@ -120,9 +120,6 @@ class TurnStore:
             )
             db.execute("COMMIT")
 
-    def append_frame(self, turn_id: str, seq: int, frame_type: str, encoded: bytes) -> None:
-        self.append_frames([(turn_id, seq, frame_type, encoded)])
-
     def append_frames(self, frames: Sequence[tuple[str, int, str, bytes]]) -> None:
         """Many frames (of any turns) in one transaction: one writer, few commits."""
         rows = [
@@ -269,14 +266,10 @@ class TurnStore:
             row = db.execute(sql, key).fetchone()
         return None if row is None else json.loads(unseal_text(self._ring, row[0], context=context))
 
-    def save_narrowing(self, session_id: str, record: dict[str, Any] | None) -> None:
-        """The session's narrowing state (None clears it): owned by dispatch, not the model."""
-        with self._connect() as db:
-            self._write_narrowing(db, session_id, record)
-
     def _write_narrowing(
         self, db: sqlite3.Connection, session_id: str, record: dict[str, Any] | None
     ) -> None:
+        """The session's narrowing (None clears it): owned by dispatch, not the model."""
         if record is None:
             db.execute("DELETE FROM narrowing WHERE session_id = ?", (session_id,))
             return
