@@ -60,8 +60,9 @@ def format_ms(seconds: float) -> str:
 
 
 def json_bytes(value: Any) -> int:
-    """Bytes of ``value`` as compact JSON: how a CallToolResult's size is counted."""
-    return len(json.dumps(value, separators=(",", ":")).encode())
+    """Bytes of ``value`` as compact UTF-8 JSON: how a CallToolResult's size is counted
+    (the chat server counts pydantic's compact JSON, which writes non-ASCII as UTF-8)."""
+    return len(json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode())
 
 
 def origin(url: str) -> str:
@@ -128,16 +129,29 @@ async def post_turn(
     timeout_s: float = TURN_TIMEOUT_S,
 ) -> TurnRun:
     """POST /v1/turns and read the SSE stream to its end, timing the first frame."""
-    run = TurnRun()
-    headers = {"Authorization": f"Bearer {token}", "Accept": "text/event-stream"}
     body = {"mode": "single", "message": message, "locale": "en"}
+    return await post_sse(http, f"{chat_url}/v1/turns", token, json_body=body, timeout_s=timeout_s)
+
+
+async def post_sse(
+    http: httpx.AsyncClient,
+    url: str,
+    token: str,
+    *,
+    json_body: dict[str, Any] | None = None,
+    headers: dict[str, str] | None = None,
+    timeout_s: float = TURN_TIMEOUT_S,
+) -> TurnRun:
+    """POST and read an SSE stream to its end, timing its first event and its end."""
+    run = TurnRun()
+    sent = {"Authorization": f"Bearer {token}", "Accept": "text/event-stream", **(headers or {})}
     started = time.perf_counter()
     try:
         async with http.stream(
             "POST",
-            f"{chat_url}/v1/turns",
-            json=body,
-            headers=headers,
+            url,
+            json=json_body,
+            headers=sent,
             timeout=httpx.Timeout(timeout_s, connect=10.0),
         ) as response:
             run.status = response.status_code

@@ -33,7 +33,7 @@ from bench.common import (
     post_turn,
     ratio,
 )
-from bench.turn_overhead import call_tool, mcp_session
+from bench.relay import call_tool, mcp_session
 from harness.stack import Stack, running_stack
 
 NAME = "model_input"

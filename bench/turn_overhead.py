@@ -1,15 +1,18 @@
 """Server overhead: an adjudicated turn vs a bare relay of the same stub streams (SPEC §7).
 
-The adjudicated turn is ``POST /v1/turns`` through the chat server, timed from
-send to the end of its SSE stream. The bare relay runs in this process and makes
-the same upstream traffic and nothing else: one MCP session (official SDK,
-streamable HTTP) with the same ``tools/call``s — tool and arguments read from
-the stub MCP's ``GET /dev/requests`` for that turn — plus ``tools/list``, and
-the same number of streaming chat completions to the stub LLM, each with the
-roles, tools flag and byte size the stub LLM's ``GET /dev/requests`` recorded
-for the turn's request (the real bodies are built inside the server, so the
-relay's are shaped to match). Both ways run interleaved on one stack after a
-warm-up; the figure is the ratio of median wall times (goal ≤ 1.15×).
+The adjudicated turn is ``POST /v1/turns`` through the chat server. The bare
+relay (``bench/relay.py``) is a server process beside it, on the same web stack
+(FastAPI on uvicorn, SSE), that makes the same upstream traffic and nothing
+else: one MCP session (official SDK, streamable HTTP) with the same
+``tools/call``s — tool and arguments read from the stub MCP's ``GET
+/dev/requests`` for that turn — plus ``tools/list``, and the same number of
+streaming chat completions to the stub LLM, each with the roles, tools flag and
+byte size the stub LLM's ``GET /dev/requests`` recorded for the turn's request
+(the real bodies are built inside the server, so the relay's are shaped to
+match), streaming the completions' text back as SSE. Both are timed the same
+way, by the same client: from sending the POST to the end of the SSE stream.
+Both ways run interleaved on one stack after a warm-up; the figure is the ratio
+of median wall times (goal ≤ 1.15×).
 
     python -m bench.turn_overhead [--turns N]
 """
@@ -19,22 +22,17 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import ssl
 import sys
-import time
 import uuid
-from collections.abc import AsyncIterator, Callable
-from contextlib import AsyncExitStack, asynccontextmanager
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from typing import Any
 
 import httpx
-import httpx2
-from mcp import ClientSession, types
-from mcp.client.streamable_http import streamable_http_client
+from mcp import types
 
 from beacon.loop.catalog import openai_tools as catalog_for_model
 from bench.common import (
+    TurnRun,
     dev_requests,
     for_turn,
     format_ms,
@@ -42,9 +40,11 @@ from bench.common import (
     frame_problem,
     median,
     percentile,
+    post_sse,
     post_turn,
     ratio,
 )
+from bench.relay import TURN_HEADER, Step, call_tool, mcp_session, running_relay
 from harness.stack import Stack, running_stack
 from stub_server.llm_app import ChatRequest
 
@@ -52,24 +52,12 @@ NAME = "turn_overhead"
 GOAL = 1.15
 DEFAULT_TURNS = 20
 MODEL = "beacon-rules"
-TURN_HEADER = "X-Beacon-Turn"
-MAX_EVENT_BYTES = 8 * 1024 * 1024  # as the chat server's MCP client: a 3000-row page is one event
 # The demo's three questions: an exact aggregate, a vector search, a capped list.
 QUESTIONS = (
     "How many open safety findings are on level 3 of Harbor Tower?",
     "Photos of missing hard hats in Harbor Tower",
     "List all panoramas in Harbor Tower",
 )
-
-
-@dataclass(frozen=True, slots=True)
-class Step:
-    """One piece of upstream traffic: an MCP call, ``tools/list``, or a completion."""
-
-    kind: str  # "call" | "list_tools" | "llm"
-    tool: str = ""
-    arguments: dict[str, Any] = field(default_factory=dict)
-    body: dict[str, Any] | None = None
 
 
 def request_bytes(body: dict[str, Any]) -> int:
@@ -152,13 +140,15 @@ def build_schedule(
 
     def take(count: int) -> None:
         for entry in pending[:count]:
-            steps.append(Step("call", str(entry["tool"]), dict(entry["arguments"])))
+            steps.append(
+                Step(kind="call", tool=str(entry["tool"]), arguments=dict(entry["arguments"]))
+            )
         del pending[:count]
 
     take(per_round.get(0, 0))
-    steps.append(Step("list_tools"))
+    steps.append(Step(kind="list_tools"))
     for number, entry in enumerate(completions, start=1):
-        steps.append(Step("llm", body=body_for(entry)))
+        steps.append(Step(kind="llm", body=body_for(entry)))
         if entry["tools"]:
             take(per_round.get(number, 0))
     take(len(pending))
@@ -172,77 +162,27 @@ def openai_tools(listed: types.ListToolsResult) -> list[dict[str, Any]]:
     )
 
 
-_RELAY_TLS = ssl.create_default_context()
-
-
-@asynccontextmanager
-async def mcp_session(url: str, bearer: str, turn: str) -> AsyncIterator[ClientSession]:
-    """One MCP session over streamable HTTP with the official SDK, as a relay would open."""
-    headers = {"Authorization": f"Bearer {bearer}", TURN_HEADER: turn}
-    async with AsyncExitStack() as stack:
-        client = await stack.enter_async_context(
-            # The same one-per-process TLS context as the server: a fair relay does not
-            # rebuild the CA bundle on every session either.
-            httpx2.AsyncClient(
-                headers=headers, verify=_RELAY_TLS, timeout=httpx2.Timeout(30.0, connect=5.0)
-            )
-        )
-        streams = await stack.enter_async_context(
-            streamable_http_client(url, http_client=client, max_sse_event_size=MAX_EVENT_BYTES)
-        )
-        session = await stack.enter_async_context(ClientSession(streams[0], streams[1]))
-        await session.initialize()
-        yield session
-
-
-async def call_tool(
-    session: ClientSession, tool: str, arguments: dict[str, Any]
-) -> types.CallToolResult:
-    # send_request, as the chat server does: no client-side output-schema check.
-    return await session.send_request(
-        types.CallToolRequest(params=types.CallToolRequestParams(name=tool, arguments=arguments)),
-        types.CallToolResult,
-    )
-
-
-async def stream_completion(
-    http: httpx.AsyncClient, llm_url: str, body: dict[str, Any], turn: str
-) -> int:
-    """Stream one completion to its ``[DONE]``; returns the chunks read."""
-    url = llm_url.rstrip("/") + "/chat/completions"
-    headers = {"Authorization": "Bearer bench", TURN_HEADER: turn}
-    chunks = 0
-    async with http.stream("POST", url, json=body, headers=headers, timeout=30.0) as response:
-        response.raise_for_status()
-        async for line in response.aiter_lines():
-            if not line.startswith("data:"):
-                continue
-            data = line[5:].strip()
-            if data == "[DONE]":
-                break
-            json.loads(data)
-            chunks += 1
-    return chunks
-
-
 async def relay_turn(
-    http: httpx.AsyncClient, stack: Stack, token: str, steps: list[Step], turn: str
-) -> float:
-    """Replay ``steps`` as a bare relay; returns the wall time in seconds."""
-    started = time.perf_counter()
-    async with mcp_session(stack.mcp_url, token, turn) as session:
-        for step in steps:
-            if step.kind == "call":
-                await call_tool(session, step.tool, step.arguments)
-            elif step.kind == "list_tools":
-                await session.list_tools()
-            else:
-                assert step.body is not None
-                await stream_completion(http, stack.llm_url, step.body, turn)
-    return time.perf_counter() - started
+    http: httpx.AsyncClient, relay_url: str, token: str, schedule: str, turn: str
+) -> TurnRun:
+    """One relayed turn, timed by the same client code as the chat server's turns."""
+    return await post_sse(http, f"{relay_url}/relay/{schedule}", token, headers={TURN_HEADER: turn})
 
 
-async def measure(stack: Stack, token: str, *, turns: int = DEFAULT_TURNS) -> dict[str, Any]:
+def relay_problem(run: TurnRun) -> str | None:
+    if run.failure is not None:
+        return run.failure
+    if not run.events or run.events[-1].event != "done":
+        return "the relay's stream did not end in done"
+    return None
+
+
+def measure(stack: Stack, token: str, *, turns: int = DEFAULT_TURNS) -> dict[str, Any]:
+    with running_relay(stack.mcp_url, stack.llm_url) as relay_url:
+        return asyncio.run(_measure(stack, token, relay_url, turns=turns))
+
+
+async def _measure(stack: Stack, token: str, relay_url: str, *, turns: int) -> dict[str, Any]:
     limits = httpx.Limits(max_connections=20, max_keepalive_connections=20)
     async with httpx.AsyncClient(limits=limits) as http:
         # What the relay needs and a relay would hold anyway: catalog and directory.
@@ -251,7 +191,7 @@ async def measure(stack: Stack, token: str, *, turns: int = DEFAULT_TURNS) -> di
             listed = (await call_tool(s, "list_projects", {})).structured_content or {}
         directory = [{"id": str(i["id"]), "name": str(i["name"])} for i in listed.get("items", [])]
 
-        schedules: dict[str, list[Step]] = {}
+        schedules: dict[str, str] = {}
         shape: dict[str, dict[str, int]] = {}
         mismatched = 0
         for question in QUESTIONS:  # warm-up: one turn each way per question
@@ -273,9 +213,19 @@ async def measure(stack: Stack, token: str, *, turns: int = DEFAULT_TURNS) -> di
                 )
                 if step.body is not None and request_bytes(step.body) != entry["bytes"]
             )
-            schedules[question] = steps
+            schedules[question] = f"q{len(schedules) + 1}"
+            response = await http.put(
+                f"{relay_url}/schedules/{schedules[question]}",
+                json=[step.model_dump() for step in steps],
+                timeout=10.0,
+            )
+            response.raise_for_status()
             shape[question] = {"llm_requests": len(completions), "mcp_calls": len(calls)}
-            await relay_turn(http, stack, token, steps, f"relay-warm-{uuid.uuid4().hex[:8]}")
+            warm = await relay_turn(
+                http, relay_url, token, schedules[question], f"relay-warm-{uuid.uuid4().hex[:8]}"
+            )
+            if (problem := relay_problem(warm)) is not None:
+                raise RuntimeError(f"warm-up relay failed ({question!r}): {problem}")
 
         turn_times: dict[str, list[float]] = {q: [] for q in QUESTIONS}
         relay_times: dict[str, list[float]] = {q: [] for q in QUESTIONS}
@@ -287,9 +237,13 @@ async def measure(stack: Stack, token: str, *, turns: int = DEFAULT_TURNS) -> di
             relay_ids.append((question, relay_id))
             for way in ("turn", "relay") if index % 2 == 0 else ("relay", "turn"):
                 if way == "relay":
-                    relay_times[question].append(
-                        await relay_turn(http, stack, token, schedules[question], relay_id)
+                    relayed = await relay_turn(
+                        http, relay_url, token, schedules[question], relay_id
                     )
+                    if (problem := relay_problem(relayed)) is not None:
+                        failed.append(f"relay: {problem}")
+                    else:
+                        relay_times[question].append(relayed.total_s)
                     continue
                 run = await post_turn(http, stack.chat_url, token, question)
                 problem = run.failure or frame_problem(run.events)
@@ -371,7 +325,7 @@ def lines(figures: dict[str, Any]) -> list[str]:
 
 def run(*, turns: int = DEFAULT_TURNS) -> dict[str, Any]:
     with running_stack() as stack:
-        return asyncio.run(measure(stack, stack.token(), turns=turns))
+        return measure(stack, stack.token(), turns=turns)
 
 
 def main(argv: list[str] | None = None) -> int:

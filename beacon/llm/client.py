@@ -89,6 +89,9 @@ def _read_chunk(chunk: dict[str, Any], partials: dict[int, _PartialCall]) -> tup
     return (text if isinstance(text, str) else ""), (finish if isinstance(finish, str) else None)
 
 
+_LINES_AFTER_DONE = 4
+
+
 async def stream_completion(
     http: httpx.AsyncClient,
     config: LlmConfig,
@@ -120,12 +123,22 @@ async def stream_completion(
                 raise LlmRefused(response.status_code, f"model endpoint refused: {detail}")
             if response.status_code != 200:
                 raise LlmUnavailable(f"model endpoint answered HTTP {response.status_code}")
+            after_done = 0
             async for line in response.aiter_lines():
+                if after_done:
+                    # Read the body's end so the connection goes back to the pool
+                    # (leaving early closes it: a new TCP connection per request),
+                    # but never wait on an endpoint that keeps talking after [DONE].
+                    after_done += 1
+                    if after_done > _LINES_AFTER_DONE:
+                        break
+                    continue
                 if not line.startswith("data:"):
                     continue
                 data = line[5:].strip()
                 if data == "[DONE]":
-                    break
+                    after_done = 1
+                    continue
                 try:
                     chunk = json.loads(data)
                 except json.JSONDecodeError as exc:

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from beacon.wire.frames import Citation
-
 MAX_CARDS_PER_SOURCE = 10
 _KINDS = {
     "ph-": "photo",
@@ -58,27 +56,42 @@ def deep_link(kind: str, record_id: str, project_id: str | None) -> str:
     return f"/hosts/viewer?{project}{kind}={record_id}"
 
 
-def citations_from(
-    source: str, result: dict[str, Any], project_id: str | None, limit: int = MAX_CARDS_PER_SOURCE
-) -> list[Citation]:
-    cards: list[Citation] = []
-    for record in records_of(result):
-        record_id = record.get("id")
-        if not isinstance(record_id, str) or (kind := _kind(record_id)) is None:
+def card_fields(
+    source: str, record: dict[str, Any], project_id: str | None
+) -> dict[str, Any] | None:
+    """One record's card as plain fields (a Citation's), or None when it is uncitable.
+
+    Every value is type-checked here, so these fields always make a valid
+    Citation; the cards waiting for load-more stay in this form (a 3000-row page
+    keeps 500 of them, and building models for them cost more than the turn's
+    adjudication).
+    """
+    record_id = record.get("id")
+    if not isinstance(record_id, str) or (kind := _kind(record_id)) is None:
+        return None
+    thumbnail = record.get("thumbnail")
+    return {
+        "id": record_id,
+        "source": source,
+        "kind": kind,
+        "title": _first_str(record, _TITLE_FIELDS) or record_id,
+        "deep_link": deep_link(kind, record_id, project_id),
+        "thumbnail": thumbnail if isinstance(thumbnail, str) else None,
+        "level": _level(record),
+        "date": (_first_str(record, _DATE_FIELDS) or "")[:10] or None,
+    }
+
+
+def card_list(
+    source: str, records: list[dict[str, Any]], project_id: str | None, limit: int
+) -> list[dict[str, Any]]:
+    """The first ``limit`` citable records' cards, in the upstream's order."""
+    cards: list[dict[str, Any]] = []
+    for record in records:
+        card = card_fields(source, record, project_id)
+        if card is None:
             continue
-        thumbnail = record.get("thumbnail")
-        cards.append(
-            Citation(
-                id=record_id,
-                source=source,
-                kind=kind,
-                title=_first_str(record, _TITLE_FIELDS) or record_id,
-                deep_link=deep_link(kind, record_id, project_id),
-                thumbnail=thumbnail if isinstance(thumbnail, str) else None,
-                level=_level(record),
-                date=(_first_str(record, _DATE_FIELDS) or "")[:10] or None,
-            )
-        )
+        cards.append(card)
         if len(cards) >= limit:
             break
     return cards

@@ -23,7 +23,7 @@ from beacon.adjudication import (
     result_emptiness,
 )
 from beacon.adjudication.tools import has_result_contract
-from beacon.loop.citations import MAX_CARDS_PER_SOURCE, citations_from, records_of
+from beacon.loop.citations import MAX_CARDS_PER_SOURCE, card_list, records_of
 from beacon.loop.sets import Enumeration
 from beacon.upstream.mcp_client import ToolOutcome
 from beacon.wire.frames import Citation, CountEntry
@@ -64,7 +64,8 @@ class Evidence:
     cursor: str | None = None  # the upstream's next-page handle, for load-more
     page_ids: tuple[str, ...] = ()  # every record id on the page (cards are a prefix)
     enumeration: Enumeration | None = None  # a set read from a typed field of every record
-    unshown: tuple[Citation, ...] = ()  # cards of this page beyond the display limit
+    # Cards of this page beyond the display limit, as Citation fields (load-more serves them).
+    unshown: tuple[dict[str, Any], ...] = ()
 
     @property
     def counted(self) -> bool:
@@ -103,11 +104,8 @@ def adjudicate(
         emptiness, transport_status=outcome.transport_status, failed=failed, narrowed=narrowed
     )
     # The whole page's cards: the first `card_limit` are shown, the rest wait for load-more.
-    cards = (
-        ()
-        if failed
-        else tuple(citations_from(outcome.tool, result, project_id, card_limit + PENDING_CARDS))
-    )
+    records = [] if failed else records_of(result)
+    cards = card_list(outcome.tool, records, project_id, card_limit + PENDING_CARDS)
     return Evidence(
         call_id=call_id,
         tool=outcome.tool,
@@ -116,13 +114,13 @@ def adjudicate(
         failed=failed,
         verdict=grade_accounting(acct, sentinel=sentinel),
         emptiness=emptiness,
-        citations=cards[:card_limit],
+        citations=tuple(Citation(**c) for c in cards[:card_limit]),
         bytes=outcome.bytes,
         returned=acct.returned if acct is not None else None,
         absence=absence_cause(facts),
         cursor=acct.cursor if acct is not None else None,
-        page_ids=tuple(str(r["id"]) for r in records_of(result) if isinstance(r.get("id"), str)),
-        unshown=cards[card_limit:],
+        page_ids=tuple(r["id"] for r in records if isinstance(r.get("id"), str)),
+        unshown=tuple(cards[card_limit:]),
     )
 
 

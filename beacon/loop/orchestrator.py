@@ -195,8 +195,15 @@ class Turn:
                 turn_id=self.turn_id,
             ) as upstream:
                 await self._gather(upstream)
-            await self._answer()
+                # Answered inside the session so that closing it (a DELETE to the
+                # upstream, ~2 ms) happens after the terminal frame, not before it.
+                await self._answer()
         except Exception as exc:
+            if not self.frames.allows("error"):
+                # The turn already ended (its answer is saved and published); only
+                # closing the upstream session failed, which the user need not hear.
+                log.warning("turn %s: after its terminal: %r", self.turn_id, exc)
+                return
             await self._flush_audit()
             # Errors raised inside the MCP session's task group arrive wrapped.
             known = _known_error(exc)

@@ -26,7 +26,7 @@ def page_record(evidence: Evidence) -> dict[str, Any]:
         "cursor": evidence.cursor,
         "pages": [page_summary(evidence)],
         "shown": [c.id for c in evidence.citations],
-        "pending": [c.model_dump() for c in evidence.unshown],
+        "pending": list(evidence.unshown),
         "grade": evidence.verdict.grade.value,
         "has_more": evidence.verdict.has_more,
     }
@@ -71,7 +71,7 @@ def stitch_next(record: dict[str, Any], evidence: Evidence) -> NextPage:
         # Discard and disclose: nothing more is offered from a moving source.
         return NextPage(stitch, {**record, "cursor": None})
     shown = [*record["shown"], *(c.id for c in evidence.citations)]
-    pending = [c.model_dump() for c in evidence.unshown]
+    pending = list(evidence.unshown)
     return NextPage(
         stitch,
         {**record, "pages": pages, "cursor": evidence.cursor, "shown": shown, "pending": pending},

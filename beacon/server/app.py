@@ -82,6 +82,7 @@ def create_app(settings: Settings) -> FastAPI:
             yield
             await hub.drain()
             await writer.close()
+            store.close()
 
     app = FastAPI(title="Beacon chat server", version=__version__, lifespan=lifespan)
 

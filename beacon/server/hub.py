@@ -17,6 +17,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 import anyio
 
 from beacon.loop.frames import Frame
+from beacon.wire.frames import TERMINAL_FRAMES
 
 log = logging.getLogger(__name__)
 Persist = Callable[[Frame], Awaitable[None]]
@@ -28,11 +29,13 @@ class LiveTurn:
         self.owner = owner
         self._log: list[bytes] = []
         self._closed = False
+        self._ended = False  # the terminal frame is in the log
         self._changed = asyncio.Condition()
 
-    async def append(self, encoded: bytes) -> None:
+    async def append(self, encoded: bytes, *, terminal: bool = False) -> None:
         async with self._changed:
             self._log.append(encoded)
+            self._ended = self._ended or terminal
             self._changed.notify_all()
 
     async def close(self) -> None:
@@ -47,11 +50,14 @@ class LiveTurn:
             async with self._changed:
                 while index >= len(self._log) and not self._closed:
                     await self._changed.wait()
-                batch, closed = self._log[index:], self._closed
+                batch, over = self._log[index:], self._closed or self._ended
             for encoded in batch:
                 yield encoded
             index += len(batch)
-            if closed and index >= len(self._log):
+            # A terminal frame is the last one (the frame table allows nothing
+            # after it): the stream ends there, without waiting for the turn's
+            # own cleanup, such as closing its upstream session.
+            if over and index >= len(self._log):
                 return
 
 
@@ -85,7 +91,7 @@ class TurnHub:
                     # The live log still carries the frame: followers must see the
                     # terminal even when the store is failing.
                     log.exception("turn %s: frame %d not persisted", live.turn_id, frame.seq)
-                await live.append(frame.encode())
+                await live.append(frame.encode(), terminal=frame.type in TERMINAL_FRAMES)
 
         publisher = asyncio.create_task(publish())
         try:

@@ -2,14 +2,18 @@
 
 Content is sealed (AES-256-GCM, ``beacon.store.crypto``) with the record's
 place as associated data, so a row copied elsewhere does not open. Every
-method is synchronous and opens its own connection: call it from a worker
-thread (``anyio.to_thread``); SQLite serialises the writers.
+method is synchronous: call it from a worker thread (``anyio.to_thread``).
+One connection per store, used under a lock: opening a connection per call
+cost ~0.9 ms (closing the last one checkpoints the WAL) against ~0.02 ms for
+the statement itself, and SQLite serialises writers anyway. Other processes
+(or stores) on the same file still coordinate through SQLite's own locks.
 """
 
 from __future__ import annotations
 
 import json
 import sqlite3
+import threading
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -86,6 +90,14 @@ class TurnStore:
     def __init__(self, path: str | Path, keyring: Keyring) -> None:
         self.path = str(path)
         self._ring = keyring
+        self._lock = threading.Lock()
+        # check_same_thread is off because calls come from any worker thread; the
+        # lock makes each use exclusive.
+        self._db: sqlite3.Connection | None = sqlite3.connect(
+            self.path, timeout=30.0, isolation_level=None, check_same_thread=False
+        )
+        self._db.execute("PRAGMA busy_timeout=30000")
+        self._db.execute("PRAGMA synchronous=NORMAL")  # durable across a crash of the process
         with self._connect() as db:
             # WAL is a property of the database file: set once, not per connection.
             db.execute("PRAGMA journal_mode=WAL")
@@ -93,13 +105,22 @@ class TurnStore:
 
     @contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
-        db = sqlite3.connect(self.path, timeout=30.0, isolation_level=None)
-        try:
-            db.execute("PRAGMA busy_timeout=30000")
-            db.execute("PRAGMA synchronous=NORMAL")  # durable across a crash of the process
-            yield db
-        finally:
-            db.close()
+        with self._lock:
+            if self._db is None:
+                raise StoreError("the store is closed")
+            try:
+                yield self._db
+            finally:
+                # A failed statement must not leave its transaction open for the
+                # next caller of this shared connection.
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
+
+    def close(self) -> None:
+        with self._lock:
+            if self._db is not None:
+                self._db.close()
+                self._db = None
 
     def open_turn(self, turn_id: str, *, owner: str, session_id: str | None, mode: str) -> None:
         now = time.time()

@@ -51,7 +51,7 @@ def _junit_for_everything(repo: Path) -> Path:
     # without them the audit would grow with the codebase, not with missing tests.
     for test_file in sorted((repo / "suites").rglob("test_*.py")):
         classname = str(test_file.relative_to(repo)).removesuffix(".py").replace("/", ".")
-        cases.append(f"<testcase classname={quoteattr(classname)} name=\"test_ran\" />")
+        cases.append(f'<testcase classname={quoteattr(classname)} name="test_ran" />')
     junit = repo / "reports/junit.xml"
     junit.parent.mkdir(parents=True, exist_ok=True)
     junit.write_text(

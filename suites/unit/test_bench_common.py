@@ -63,8 +63,8 @@ def test_ratios_and_their_formatting() -> None:
 
 def test_json_bytes_counts_compact_utf8() -> None:
     assert json_bytes({"a": [1, 2]}) == len('{"a":[1,2]}')
-    # Non-ASCII is escaped as the chat server counts it (json.dumps defaults).
-    assert json_bytes("é") == len('"\\u00e9"')
+    # Non-ASCII counts as its UTF-8 bytes, as the chat server counts it.
+    assert json_bytes("é") == len('"é"'.encode()) == 4
 
 
 def test_origin_drops_the_path() -> None:

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 import pytest
 
 from bench import turn_overhead
-from bench.turn_overhead import Step, build_schedule, request_bytes, shaped_body
+from bench.relay import Step
+from bench.turn_overhead import build_schedule, request_bytes, shaped_body
 from harness.stack import Stack
 from stub_server.llm_app import ChatRequest, respond
 
@@ -75,12 +75,12 @@ def test_the_schedule_follows_rounds() -> None:
         ("llm", "", None),
     ]
     assert [s.body for s in steps if s.kind == "llm"] == [{"size": 1}, {"size": 2}, {"size": 3}]
-    assert steps[0] == Step("call", "list_projects", {})
+    assert steps[0] == Step(kind="call", tool="list_projects", arguments={})
 
 
 @pytest.mark.e2e
 def test_smoke_two_turns_each_way(stack: Stack, token: str) -> None:
-    figures = asyncio.run(turn_overhead.measure(stack, token, turns=2))
+    figures = turn_overhead.measure(stack, token, turns=2)
     assert figures["ok"], figures
     assert figures["ratio"] > 0 and figures["failed_turns"] == 0
     assert any("ratio (medians)" in line for line in turn_overhead.lines(figures))
