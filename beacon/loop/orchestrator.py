@@ -513,18 +513,17 @@ class Turn:
                 self.narrowing.step(GateEvent.RELEASE)  # zero after narrowing: release now
             narrowing = (self.session_id, self.narrowing.record())
         # Save before publish: nothing of the answer leaves before it is stored, and
-        # the answer, its sources, pages, audit rows and narrowing go in one commit.
-        await anyio.to_thread.run_sync(
-            lambda: self.deps.store.save_answer(
-                self.turn_id,
-                session_id=self.session_id if self.request.mode == "chat" else None,
-                question=self.request.message,
-                answer=answer,
-                sources=[c.model_dump() for c in citations],
-                pages=self._pages,
-                audit=self._audit,
-                narrowing=narrowing,
-            )
+        # the answer, its sources, pages, audit rows and narrowing go in one commit
+        # (on the event loop, like every write of a turn: see beacon.store.turns).
+        self.deps.store.save_answer(
+            self.turn_id,
+            session_id=self.session_id if self.request.mode == "chat" else None,
+            question=self.request.message,
+            answer=answer,
+            sources=[c.model_dump() for c in citations],
+            pages=self._pages,
+            audit=self._audit,
+            narrowing=narrowing,
         )
         self._audit = []
         for sentence in split_sentences(answer):

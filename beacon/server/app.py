@@ -129,11 +129,7 @@ def create_app(settings: Settings) -> FastAPI:
             session_id = body.session_id or f"s_{new_turn_id()[2:]}"
         turn_id = new_turn_id()
         try:
-            await anyio.to_thread.run_sync(
-                lambda: store.open_turn(
-                    turn_id, owner=identity.sub, session_id=session_id, mode=body.mode
-                )
-            )
+            store.open_turn(turn_id, owner=identity.sub, session_id=session_id, mode=body.mode)
         except SessionNotOwned:
             return _not_found("session")
         deps = TurnDeps(

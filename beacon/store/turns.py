@@ -1,12 +1,17 @@
 """The durable record of turns: sessions, frames, answers, audit rows (SQLite).
 
 Content is sealed (AES-256-GCM, ``beacon.store.crypto``) with the record's
-place as associated data, so a row copied elsewhere does not open. Every
-method is synchronous: call it from a worker thread (``anyio.to_thread``).
-One connection per store, used under a lock: opening a connection per call
-cost ~0.9 ms (closing the last one checkpoints the WAL) against ~0.02 ms for
-the statement itself, and SQLite serialises writers anyway. Other processes
-(or stores) on the same file still coordinate through SQLite's own locks.
+place as associated data, so a row copied elsewhere does not open.
+
+Two connections per store, each used under its own lock. Writes are small
+(one turn's frames, one answer: tens of microseconds), so the chat server makes
+them on its event loop: a worker-thread hop cost more than the write and made
+the two threads trade the GIL on every frame. Nothing slow may happen there,
+so the write connection never checkpoints the WAL by itself (that syncs the
+database file); ``checkpoint`` does it from a worker thread on its own
+connection. Reads (replays, transcripts: they unseal whole turns) run in
+worker threads on the read connection, which WAL lets proceed beside the
+writer. One process writes a database; others may read it.
 """
 
 from __future__ import annotations
@@ -87,44 +92,74 @@ class TurnRecord:
 
 
 class TurnStore:
+    # Write transactions between checkpoints: ~a few hundred turns' frames.
+    CHECKPOINT_EVERY = 256
+
     def __init__(self, path: str | Path, keyring: Keyring) -> None:
         self.path = str(path)
         self._ring = keyring
-        self._lock = threading.Lock()
-        # check_same_thread is off because calls come from any worker thread; the
-        # lock makes each use exclusive.
-        self._db: sqlite3.Connection | None = sqlite3.connect(
-            self.path, timeout=30.0, isolation_level=None, check_same_thread=False
-        )
-        self._db.execute("PRAGMA busy_timeout=30000")
-        self._db.execute("PRAGMA synchronous=NORMAL")  # durable across a crash of the process
-        with self._connect() as db:
-            # WAL is a property of the database file: set once, not per connection.
-            db.execute("PRAGMA journal_mode=WAL")
-            db.executescript(SCHEMA)
+        self._write_lock = threading.Lock()
+        self._read_lock = threading.Lock()
+        self._writes = 0
+        # check_same_thread is off because the read connection serves any worker
+        # thread (and tests call from theirs); the locks make each use exclusive.
+        self._writer: sqlite3.Connection | None = self._open()
+        self._writer.execute("PRAGMA journal_mode=WAL")  # a property of the file
+        self._writer.execute("PRAGMA wal_autocheckpoint=0")  # see checkpoint()
+        self._writer.executescript(SCHEMA)
+        self._reader: sqlite3.Connection | None = self._open()
+
+    def _open(self) -> sqlite3.Connection:
+        db = sqlite3.connect(self.path, timeout=30.0, isolation_level=None, check_same_thread=False)
+        db.execute("PRAGMA busy_timeout=30000")
+        db.execute("PRAGMA synchronous=NORMAL")  # durable across a crash of the process
+        return db
 
     @contextmanager
-    def _connect(self) -> Iterator[sqlite3.Connection]:
-        with self._lock:
-            if self._db is None:
+    def _writing(self) -> Iterator[sqlite3.Connection]:
+        with self._write_lock:
+            if self._writer is None:
                 raise StoreError("the store is closed")
             try:
-                yield self._db
+                yield self._writer
             finally:
                 # A failed statement must not leave its transaction open for the
                 # next caller of this shared connection.
-                if self._db.in_transaction:
-                    self._db.execute("ROLLBACK")
+                if self._writer.in_transaction:
+                    self._writer.execute("ROLLBACK")
+                self._writes += 1
+
+    @contextmanager
+    def _reading(self) -> Iterator[sqlite3.Connection]:
+        with self._read_lock:
+            if self._reader is None:
+                raise StoreError("the store is closed")
+            yield self._reader
+
+    def checkpoint_due(self) -> bool:
+        """Whether enough has been written to move the WAL into the database."""
+        return self._writes >= self.CHECKPOINT_EVERY
+
+    def checkpoint(self) -> None:
+        """Copy the WAL into the database (PASSIVE: never waits on readers or the
+        writer). Slow — it syncs the file — so call it from a worker thread."""
+        self._writes = 0
+        db = self._open()
+        try:
+            db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        finally:
+            db.close()
 
     def close(self) -> None:
-        with self._lock:
-            if self._db is not None:
-                self._db.close()
-                self._db = None
+        with self._write_lock, self._read_lock:
+            for db in (self._reader, self._writer):
+                if db is not None:
+                    db.close()
+            self._reader = self._writer = None
 
     def open_turn(self, turn_id: str, *, owner: str, session_id: str | None, mode: str) -> None:
         now = time.time()
-        with self._connect() as db:
+        with self._writing() as db:
             db.execute("BEGIN IMMEDIATE")
             if session_id is not None:
                 row = db.execute(
@@ -153,7 +188,7 @@ class TurnStore:
             for turn_id, seq, frame_type, encoded in frames
         ]
         terminals = [(t, turn_id) for turn_id, _, t, _ in frames if t in ("done", "error")]
-        with self._connect() as db:
+        with self._writing() as db:
             db.execute("BEGIN IMMEDIATE")
             db.executemany("INSERT INTO frames VALUES (?, ?, ?, ?)", rows)
             # A terminal frame finishes its turn in the same commit.
@@ -180,7 +215,7 @@ class TurnStore:
             self._ring, json.dumps(list(sources)), context=record_context(turn_id, "sources")
         )
         try:
-            with self._connect() as db:
+            with self._writing() as db:
                 db.execute("BEGIN IMMEDIATE")
                 db.execute(
                     "INSERT INTO answers VALUES (?, ?, ?, ?)",
@@ -226,14 +261,14 @@ class TurnStore:
             raise SaveFailed(f"the answer could not be saved: {exc}") from exc
 
     def turn(self, turn_id: str) -> TurnRecord | None:
-        with self._connect() as db:
+        with self._reading() as db:
             row = db.execute(
                 "SELECT id, session_id, owner, mode, status FROM turns WHERE id = ?", (turn_id,)
             ).fetchone()
         return TurnRecord(*row) if row else None
 
     def frames_after(self, turn_id: str, after: int) -> list[bytes]:
-        with self._connect() as db:
+        with self._reading() as db:
             rows = db.execute(
                 "SELECT seq, body FROM frames WHERE turn_id = ? AND seq > ? ORDER BY seq",
                 (turn_id, after),
@@ -244,7 +279,7 @@ class TurnStore:
         ]
 
     def answer(self, turn_id: str) -> tuple[str, list[dict[str, Any]]] | None:
-        with self._connect() as db:
+        with self._reading() as db:
             row = db.execute(
                 "SELECT body, sources FROM answers WHERE turn_id = ?", (turn_id,)
             ).fetchone()
@@ -255,12 +290,12 @@ class TurnStore:
         return body, json.loads(sources)
 
     def session_owner(self, session_id: str) -> str | None:
-        with self._connect() as db:
+        with self._reading() as db:
             row = db.execute("SELECT owner FROM sessions WHERE id = ?", (session_id,)).fetchone()
         return str(row[0]) if row else None
 
     def transcript(self, session_id: str) -> list[Message]:
-        with self._connect() as db:
+        with self._reading() as db:
             rows = db.execute(
                 "SELECT turn_id, role, body FROM messages WHERE session_id = ? "
                 "ORDER BY created_at, rowid",
@@ -279,11 +314,11 @@ class TurnStore:
 
     def _put_json(self, sql: str, key: tuple[str, ...], context: bytes, value: object) -> None:
         body = seal(self._ring, json.dumps(value), context=context)
-        with self._connect() as db:
+        with self._writing() as db:
             db.execute(sql, (*key, body))
 
     def _get_json(self, sql: str, key: tuple[str, ...], context: bytes) -> Any:
-        with self._connect() as db:
+        with self._reading() as db:
             row = db.execute(sql, key).fetchone()
         return None if row is None else json.loads(unseal_text(self._ring, row[0], context=context))
 
@@ -327,14 +362,14 @@ class TurnStore:
     def save_feedback(self, turn_id: str, *, owner: str, rating: str, comment: str) -> None:
         """The user's verdict on an answer; the comment is content, so it is sealed."""
         body = seal(self._ring, comment, context=record_context(turn_id, "feedback"))
-        with self._connect() as db:
+        with self._writing() as db:
             db.execute(
                 "INSERT OR REPLACE INTO feedback VALUES (?, ?, ?, ?, ?)",
                 (turn_id, owner, rating, body, time.time()),
             )
 
     def feedback(self, turn_id: str) -> tuple[str, str] | None:
-        with self._connect() as db:
+        with self._reading() as db:
             row = db.execute(
                 "SELECT rating, body FROM feedback WHERE turn_id = ?", (turn_id,)
             ).fetchone()
@@ -345,11 +380,11 @@ class TurnStore:
         )
 
     def record_audit(self, rows: Sequence[dict[str, Any]]) -> None:
-        with self._connect() as db:
+        with self._writing() as db:
             db.executemany(_AUDIT_INSERT, list(rows))
 
     def audit_rows(self, turn_id: str) -> list[dict[str, Any]]:
-        with self._connect() as db:
+        with self._reading() as db:
             db.row_factory = sqlite3.Row
             rows = db.execute("SELECT * FROM audit WHERE turn_id = ?", (turn_id,)).fetchall()
         return [dict(r) for r in rows]

@@ -7,7 +7,6 @@ captured by an httpx response hook and read *before* the body is judged.
 from __future__ import annotations
 
 import functools
-import json
 import ssl
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
@@ -114,12 +113,16 @@ class McpUpstream:
         except Exception as exc:
             raise _translate(exc, self._log, f"tools/call {tool}") from exc
         statuses = self._log.statuses[before:]
-        # Serialised once (in pydantic's Rust core) for both the size and the dict:
-        # ~35 % cheaper than dumping to Python and encoding again (3000 rows: 1.6 ms
-        # against 2.5 ms). The size is the compact UTF-8 JSON, as on the wire.
-        encoded = result.model_dump_json(by_alias=True, exclude_none=True)
-        payload = json.loads(encoded)
-        size = len(encoded.encode())
+        # The size is the compact UTF-8 JSON, as on the wire (pydantic's Rust core
+        # writes it). structuredContent is already plain JSON data as the SDK
+        # parsed it: reused as is, not dumped and copied again (for 3000 rows that
+        # copy cost more than everything Beacon adjudicates in the turn).
+        size = len(result.model_dump_json(by_alias=True, exclude_none=True).encode())
+        payload = result.model_dump(
+            by_alias=True, mode="json", exclude_none=True, exclude={"structured_content"}
+        )
+        if result.structured_content is not None:
+            payload["structuredContent"] = result.structured_content
         return ToolOutcome(tool, arguments, payload, statuses[-1] if statuses else 200, size)
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from beacon.store.crypto import format_key, generate_key, parse_keys
-from beacon.store.errors import SealedRecordError
+from beacon.store.errors import SealedRecordError, StoreError
 from beacon.store.turns import SaveFailed, SessionNotOwned, TurnStore
 
 K1, K2 = format_key("k1", generate_key()), format_key("k2", generate_key())
@@ -93,3 +93,30 @@ def test_a_terminal_frame_finishes_its_turn_in_the_same_commit(tmp_path: Path) -
     record = kept.turn("t1")
     assert record is not None and record.status == "error"
     assert kept.frames_after("t1", 0) == [b"a", b"b"]
+
+
+def test_writes_leave_the_wal_to_the_checkpointer(tmp_path: Path) -> None:
+    kept = store(tmp_path, K1)
+    for n in range(kept.CHECKPOINT_EVERY):
+        assert not kept.checkpoint_due()
+        kept.open_turn(f"t{n}", owner="u", session_id=None, mode="single")
+    assert kept.checkpoint_due()  # the writer asks for one; nothing syncs on its own
+    wal = tmp_path / "beacon.sqlite3-wal"
+    assert wal.stat().st_size > 0
+    kept.checkpoint()
+    assert not kept.checkpoint_due()
+    # Everything is in the database file itself: a reader of the file alone sees it.
+    copy = tmp_path / "copy.sqlite3"
+    copy.write_bytes((tmp_path / "beacon.sqlite3").read_bytes())
+    rows = sqlite3.connect(copy).execute("SELECT COUNT(*) FROM turns").fetchone()
+    assert rows == (kept.CHECKPOINT_EVERY,)
+
+
+def test_a_closed_store_refuses_work(tmp_path: Path) -> None:
+    kept = store(tmp_path, K1)
+    kept.close()
+    kept.close()  # twice is harmless
+    with pytest.raises(StoreError):
+        kept.open_turn("t1", owner="u", session_id=None, mode="single")
+    with pytest.raises(StoreError):
+        kept.turn("t1")

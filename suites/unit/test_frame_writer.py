@@ -1,0 +1,40 @@
+"""The frame writer commits on the event loop and leaves WAL checkpoints to a
+worker thread, now and then."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from beacon.loop.frames import FrameMaker
+from beacon.server.writer import FrameWriter
+from beacon.store.crypto import format_key, generate_key, parse_keys
+from beacon.store.turns import TurnStore
+
+
+def test_a_busy_writer_checkpoints_the_wal_into_the_database(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(TurnStore, "CHECKPOINT_EVERY", 4)
+    store = TurnStore(tmp_path / "b.sqlite3", parse_keys(format_key("k1", generate_key())))
+    store.open_turn("t1", owner="u", session_id=None, mode="single")
+    maker = FrameMaker("t1")
+
+    async def write_all() -> None:
+        writer = FrameWriter(store)
+        await writer.write("t1", maker.make("start", session_id=None, mode="single"))
+        for _ in range(6):
+            await writer.write("t1", maker.make("heartbeat"))
+        await writer.close()  # waits for a checkpoint in flight
+
+    asyncio.run(write_all())
+    assert store.frames_after("t1", 0)[0].startswith(b"event: start")
+    assert not store.checkpoint_due()
+    # The database file alone (no WAL) already holds the frames.
+    copy = tmp_path / "copy.sqlite3"
+    copy.write_bytes((tmp_path / "b.sqlite3").read_bytes())
+    count = sqlite3.connect(copy).execute("SELECT COUNT(*) FROM frames").fetchone()
+    assert count is not None and count[0] >= 4
