@@ -7,7 +7,7 @@ panel cannot read never leaves the server.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import BaseModel
@@ -42,10 +42,16 @@ class Frame:
     type: str
     seq: int
     data: dict[str, Any]
+    # The SSE bytes, made once: the store seals them and the stream sends them.
+    encoded: bytes = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        body = wire_json(self.data)
+        text = f"event: {self.type}\nid: {self.seq}\ndata: {body}\n\n"
+        object.__setattr__(self, "encoded", text.encode())
 
     def encode(self) -> bytes:
-        body = wire_json(self.data)
-        return f"event: {self.type}\nid: {self.seq}\ndata: {body}\n\n".encode()
+        return self.encoded
 
 
 def wire_json(data: dict[str, Any]) -> str:

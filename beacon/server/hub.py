@@ -51,8 +51,10 @@ class LiveTurn:
                 while index >= len(self._log) and not self._closed:
                     await self._changed.wait()
                 batch, over = self._log[index:], self._closed or self._ended
-            for encoded in batch:
-                yield encoded
+            if batch:
+                # Frames that arrived together leave in one write: a turn's tail
+                # (deltas, done) is one chunk for the socket and the client.
+                yield b"".join(batch)
             index += len(batch)
             # A terminal frame is the last one (the frame table allows nothing
             # after it): the stream ends there, without waiting for the turn's
