@@ -7,6 +7,7 @@ served live to any follower of its owner.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -105,8 +106,8 @@ def create_app(settings: Settings) -> FastAPI:
             return _not_found("turn")
         return identity
 
-    async def persist(turn_id: str, frame: Frame) -> None:
-        await writer.write(turn_id, frame)
+    def persist(turn_id: str, frame: Frame) -> asyncio.Future[None]:
+        return writer.submit(turn_id, frame)
 
     def stream(chunks: AsyncIterator[bytes]) -> StreamingResponse:
         return StreamingResponse(chunks, media_type="text/event-stream", headers=_STREAM_HEADERS)

@@ -20,6 +20,8 @@ from beacon.loop.frames import Frame
 from beacon.wire.frames import TERMINAL_FRAMES
 
 log = logging.getLogger(__name__)
+# Persisting a frame: an awaitable that resolves once the frame is stored (a
+# future, so queueing one costs no task).
 Persist = Callable[[Frame], Awaitable[None]]
 
 

@@ -31,12 +31,17 @@ class FrameWriter:
         self._task: asyncio.Task[None] | None = None
         self._checkpoint: asyncio.Task[None] | None = None
 
-    async def write(self, turn_id: str, frame: Frame) -> None:
+    def submit(self, turn_id: str, frame: Frame) -> asyncio.Future[None]:
+        """Queue a frame; the future resolves when its batch is committed. A plain
+        future, not a task per frame: a turn's frames cost no task switches."""
         if self._task is None or self._task.done():
             self._task = asyncio.create_task(self._drain(), name="frame-writer")
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._queue.put_nowait((turn_id, frame, done))
-        await done
+        return done
+
+    async def write(self, turn_id: str, frame: Frame) -> None:
+        await self.submit(turn_id, frame)
 
     async def _drain(self) -> None:
         while True:
