@@ -1,18 +1,21 @@
 """The responder's anchors: adjudicated facts per call, as instructions.
 
-Rendered twice over the same records: sentences for a general model, and a
-JSON block any model (the embedded ``beacon-rules`` among them) reads exactly.
+Rendered once, as a JSON block: every record carries its instruction as a
+sentence (what a general model follows) beside the fields any model — the
+embedded ``beacon-rules`` among them — reads exactly. (They were once also
+listed as prose above the block: the same sentences twice, ~40 % of the
+answer call's input.)
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import Any
 
 from beacon.adjudication import Basis, call_anchors
 from beacon.adjudication.anchors import enumeration
 from beacon.loop.evidence import Evidence
+from beacon.loop.prompts import model_json
 
 
 def anchor_records(evidence: Sequence[Evidence], question: str) -> list[dict[str, Any]]:
@@ -46,9 +49,7 @@ def anchor_records(evidence: Sequence[Evidence], question: str) -> list[dict[str
 
 def anchors_message(evidence: Sequence[Evidence], question: str) -> str:
     records = anchor_records(evidence, question)
-    lines = ["Narration anchors (decided by code before you speak):"]
-    lines += [f"- {r['tool']}: {r['instruction']}" for r in records]
+    head = "Narration anchors (decided by code before you speak; follow each instruction)"
     if not records:
-        lines.append("- no counted evidence was gathered: state no number.")
-    body = json.dumps({"anchors": records}, ensure_ascii=False)
-    return "\n".join(lines) + "\n```json\n" + body + "\n```"
+        head += "; no counted evidence was gathered: state no number"
+    return head + ":\n```json\n" + model_json({"anchors": records}) + "\n```"

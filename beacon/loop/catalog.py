@@ -5,6 +5,11 @@ input, so it is compacted without losing meaning: ``title`` keys (the property
 name already says it) go, and an optional parameter spelled
 ``anyOf: [X, {"type": "null"}], default: null`` becomes plain X — it is
 optional because ``required`` does not name it, and omitting it means null.
+
+One thing is left out on purpose: the ``cursor`` parameter. Paging is code's
+job — load-more fetches the next page and the stitcher checks it against the
+ones shown — so the planner is never offered a page handle (and an
+alternative that required one, as ``query_data``'s ``anyOf`` does, goes too).
 """
 
 from __future__ import annotations
@@ -47,6 +52,39 @@ def compact_schema(schema: Any) -> Any:
     return schema
 
 
+PAGING = "cursor"
+
+
+def without_paging(schema: Any) -> Any:
+    """``schema`` without the cursor parameter, nor any alternative requiring it."""
+    if not isinstance(schema, dict):
+        return schema
+    properties = schema.get("properties")
+    if not isinstance(properties, dict) or PAGING not in properties:
+        return schema
+    out = {**schema, "properties": {k: v for k, v in properties.items() if k != PAGING}}
+    if isinstance(out.get("required"), list):
+        out["required"] = [name for name in out["required"] if name != PAGING]
+    alternatives = out.get("anyOf")
+    if isinstance(alternatives, list):
+        kept = [
+            a
+            for a in alternatives
+            if not (isinstance(a, dict) and PAGING in (a.get("required") or []))
+        ]
+        if len(kept) == 1 and isinstance(kept[0], dict) and set(kept[0]) == {"required"}:
+            # One way left to call it: say so plainly.
+            del out["anyOf"]
+            out["required"] = [*out.get("required", []), *kept[0]["required"]]
+        elif kept:
+            out["anyOf"] = kept
+        else:
+            del out["anyOf"]
+    if out.get("required") == []:
+        del out["required"]
+    return out
+
+
 def _function(tool: dict[str, Any]) -> dict[str, Any]:
     key = json.dumps(tool, sort_keys=True, separators=(",", ":"))
     found = _COMPACTED.get(key)
@@ -56,7 +94,9 @@ def _function(tool: dict[str, Any]) -> dict[str, Any]:
             "function": {
                 "name": tool["name"],
                 "description": tool.get("description", ""),
-                "parameters": compact_schema(tool.get("inputSchema", {"type": "object"})),
+                "parameters": without_paging(
+                    compact_schema(tool.get("inputSchema", {"type": "object"}))
+                ),
             },
         }
         if len(_COMPACTED) < _COMPACTED_MAX:

@@ -28,23 +28,11 @@ from beacon.loop.sets import Enumeration
 from beacon.upstream.mcp_client import ToolOutcome
 from beacon.wire.frames import Citation, CountEntry
 
-DIGEST_RECORDS = 10
+# The planner sees a few records (ids for follow-up calls, a title, a level) and
+# never the page: it plans, it does not narrate; the cards are the panel's.
+DIGEST_RECORDS = 3
 PENDING_CARDS = 500
-_DIGEST_FIELDS = (
-    "id",
-    "title",
-    "label",
-    "name",
-    "level_name",
-    "level_number",
-    "status",
-    "category",
-    "company",
-    "kind",
-    "taken_at",
-    "created_at",
-    "captured_at",
-)
+_DIGEST_FIELDS = ("id", "title", "label", "name", "level_number")
 
 
 @dataclass(frozen=True, slots=True)

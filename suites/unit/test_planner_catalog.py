@@ -7,7 +7,7 @@ from typing import Any
 import jsonschema
 import pytest
 
-from beacon.loop.catalog import compact_schema, openai_tools
+from beacon.loop.catalog import compact_schema, openai_tools, without_paging
 
 SCHEMA: dict[str, Any] = {
     "title": "Args",
@@ -51,3 +51,43 @@ def test_the_catalog_is_in_the_openai_function_shape() -> None:
     (tool,) = openai_tools([{"name": "search", "description": "d", "inputSchema": SCHEMA}])
     assert tool["type"] == "function" and tool["function"]["name"] == "search"
     assert tool["function"]["parameters"]["required"] == ["query"]
+
+
+PAGED: dict[str, Any] = {
+    "type": "object",
+    "additionalProperties": False,
+    "properties": {
+        "project_id": {"type": "string"},
+        "question": {"type": "string"},
+        "cursor": {"type": "string"},
+    },
+    "anyOf": [{"required": ["question"]}, {"required": ["cursor"]}],
+}
+
+
+def test_the_planner_is_never_offered_a_page_handle() -> None:
+    planned = without_paging(PAGED)
+    assert "cursor" not in planned["properties"]
+    # The only way left to call it is with a question, and the schema says so.
+    assert "anyOf" not in planned and planned["required"] == ["question"]
+    jsonschema.validate({"project_id": "p", "question": "q"}, planned)
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({"project_id": "p", "cursor": "c"}, planned)
+    assert PAGED["properties"]["cursor"] == {"type": "string"}  # the input is untouched
+
+
+def test_a_schema_without_paging_is_left_as_it_is() -> None:
+    assert without_paging(SCHEMA) is SCHEMA
+    optional: dict[str, Any] = {"type": "object", "properties": {"cursor": {"type": "string"}}}
+    assert without_paging(optional) == {"type": "object", "properties": {}}
+
+
+def test_other_alternatives_survive_and_a_lone_cursor_alternative_goes() -> None:
+    several = {**PAGED, "anyOf": [{"required": ["question"]}, {"required": ["project_id"]}]}
+    several["anyOf"] = [*several["anyOf"], {"required": ["cursor"]}]
+    assert without_paging(several)["anyOf"] == [
+        {"required": ["question"]},
+        {"required": ["project_id"]},
+    ]
+    only_paged = {**PAGED, "anyOf": [{"required": ["cursor"]}]}
+    assert "anyOf" not in without_paging(only_paged)
