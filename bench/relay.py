@@ -39,6 +39,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from beacon.cli.up import HOST, free_port, wait_healthy
 
 TURN_HEADER = "X-Beacon-Turn"
+SCENARIO_HEADER = "X-Beacon-Scenario"
 MAX_EVENT_BYTES = 8 * 1024 * 1024  # as the chat server's MCP client: a 3000-row page is one event
 # The same one-per-process TLS context as the chat server: a fair relay does not
 # rebuild the CA bundle for every session either.
@@ -57,9 +58,13 @@ class Step(BaseModel):
 
 
 @asynccontextmanager
-async def mcp_session(url: str, bearer: str, turn: str) -> AsyncIterator[ClientSession]:
+async def mcp_session(
+    url: str, bearer: str, turn: str, scenario: str | None = None
+) -> AsyncIterator[ClientSession]:
     """One MCP session over streamable HTTP with the official SDK, as a relay would open."""
     headers = {"Authorization": f"Bearer {bearer}", TURN_HEADER: turn}
+    if scenario is not None:
+        headers[SCENARIO_HEADER] = scenario
     async with AsyncExitStack() as stack:
         client = await stack.enter_async_context(
             httpx2.AsyncClient(

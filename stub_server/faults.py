@@ -56,7 +56,13 @@ async def render(
         return CallToolResult(content=[_text("")], structured_content={})
     if mode is Mode.SLOW:
         await anyio.sleep(slow_ms / 1000)
-    output = run(Flags(zero_hits=mode is Mode.ZERO_HITS, cursor_drift=mode is Mode.CURSOR_DRIFT))
+    output = run(
+        Flags(
+            zero_hits=mode is Mode.ZERO_HITS,
+            cursor_drift=mode is Mode.CURSOR_DRIFT,
+            measured=mode is Mode.MEASURED,
+        )
+    )
     if mode is Mode.LEGACY:
         return CallToolResult(content=[_text(output.text)])
     return enveloped(output)

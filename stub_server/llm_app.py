@@ -77,6 +77,8 @@ class RequestLog:
             "messages": len(request.messages),
             "roles": [m.role for m in request.messages],
             "bytes": len(request.model_dump_json().encode()),
+            # Per message, parallel to roles: what each part of the input weighs.
+            "message_bytes": [len(m.model_dump_json().encode()) for m in request.messages],
         }
         self._entries.append(entry)
         return entry

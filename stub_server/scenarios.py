@@ -37,6 +37,9 @@ class Mode(StrEnum):
     CURSOR_DRIFT = "cursor_drift"
     SLOW = "slow"
     JSONRPC_ERROR = "jsonrpc_error"
+    # Not a fault: photo hits at the weight the real upstream sends them
+    # (stub_server/photo_detail.py).
+    MEASURED = "measured"
 
 
 # Modes whose results still honour the tool's outputSchema (or raise instead of
@@ -44,7 +47,7 @@ class Mode(StrEnum):
 # outputSchema, as an older deployment would — otherwise SDK clients reject the
 # shape before the caller ever sees it.
 SCHEMA_MODES = frozenset(
-    {Mode.OK, Mode.ZERO_HITS, Mode.CURSOR_DRIFT, Mode.SLOW, Mode.JSONRPC_ERROR}
+    {Mode.OK, Mode.ZERO_HITS, Mode.CURSOR_DRIFT, Mode.SLOW, Mode.JSONRPC_ERROR, Mode.MEASURED}
 )
 
 

@@ -22,19 +22,21 @@ def _object(properties: dict[str, Any], required: list[str] | None = None) -> di
     return {"type": "object", "properties": properties, "required": required or list(properties)}
 
 
-PHOTO_ITEM = _object(
-    {
-        "id": _STR,
-        "title": _STR,
-        "description": _STR,
-        "level_number": {"type": "integer"},
-        "level_name": _STR,
-        "taken_at": _STR,
-        "capture_id": _STR,
-        "score": {"type": "number"},
-        "thumbnail": _STR,
-    }
-)
+_PHOTO_FIELDS: dict[str, Any] = {
+    "id": _STR,
+    "title": _STR,
+    "description": _STR,
+    "level_number": {"type": "integer"},
+    "level_name": _STR,
+    "taken_at": _STR,
+    "capture_id": _STR,
+    "score": {"type": "number"},
+    "thumbnail": _STR,
+}
+
+
+# The long vision-model analysis is optional: the ``measured`` mode sends it.
+PHOTO_ITEM = _object({**_PHOTO_FIELDS, "analysis": _STR}, required=list(_PHOTO_FIELDS))
 PROJECT_ITEM = _object(
     {"id": _STR, "name": _STR, "code": _STR, "city": _STR, "panoramas": _INT, "levels": _INT}
 )

@@ -77,6 +77,7 @@ class Flags:
 
     zero_hits: bool = False
     cursor_drift: bool = False
+    measured: bool = False  # photo hits at their measured weight
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,6 +13,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from stub_server.corpus import Corpus, Photo
+from stub_server.photo_detail import analysis
 from stub_server.photo_text import CONCEPTS, MODIFIER_CONCEPTS
 from stub_server.tools import (
     Flags,
@@ -112,8 +113,8 @@ class SearchIndex:
         return scored[:fetch_cap]
 
 
-def _item(ctx: ToolContext, score: float, photo: Photo) -> dict[str, Any]:
-    return {
+def _item(ctx: ToolContext, score: float, photo: Photo, measured: bool) -> dict[str, Any]:
+    item = {
         "id": photo.id,
         "title": photo.title,
         "description": photo.description,
@@ -124,6 +125,9 @@ def _item(ctx: ToolContext, score: float, photo: Photo) -> dict[str, Any]:
         "score": score,
         "thumbnail": f"{ctx.public_origin}/thumbs/{photo.id}.svg",
     }
+    if measured:
+        item["analysis"] = analysis(photo)
+    return item
 
 
 def _section(k: int, item: dict[str, Any]) -> str:
@@ -131,6 +135,7 @@ def _section(k: int, item: dict[str, Any]) -> str:
         f"## Image #{k}\nID: {item['id']}\nTitle: {item['title']}\n"
         f"Level: {item['level_name']}\nTaken: {item['taken_at']}\nScore: {item['score']}\n"
         f"Description: {item['description']}\nThumbnail: {item['thumbnail']}"
+        + (f"\nAnalysis:\n{item['analysis']}" if "analysis" in item else "")
     )
 
 
@@ -162,7 +167,7 @@ def search_photos(
         {"t": "search", "p": project.id, "q": args.query, "l": args.level_number, "o": next_offset}
     )
     cursor_or_none = cursor if has_more else None
-    items = [_item(ctx, score, photo) for score, photo in page]
+    items = [_item(ctx, score, photo, flags.measured) for score, photo in page]
     accounting = envelope(
         "search",
         returned=len(items),

@@ -14,9 +14,11 @@ from mcp import ClientSession, MCPError
 from mcp.client.streamable_http import streamable_http_client
 from mcp_types import INVALID_PARAMS, CallToolResult, TextContent
 
+from beacon.upstream.mcp_client import MAX_EVENT_BYTES
 from beacon.wire.accounting import ACCOUNTING_META_KEY, Accounting
 from harness.inproc import serving
 from stub_server.mcp_app import PROTOCOL_VERSION, create_app
+from stub_server.photo_detail import MEASURED_RESULT_BYTES
 from stub_server.tokens import TokenIssuer
 
 HARBOR = "prj-harbor-tower"
@@ -54,7 +56,10 @@ async def session(stub: Stub, *, scenario: str | None = None) -> AsyncIterator[C
         headers["X-Beacon-Scenario"] = scenario
     async with (
         httpx2.AsyncClient(headers=headers, timeout=30.0) as client,
-        streamable_http_client(stub.mcp_url, http_client=client) as (read, write, *_),
+        # The chat server's event limit: a 3000-row page or 10 measured photos is one event.
+        streamable_http_client(
+            stub.mcp_url, http_client=client, max_sse_event_size=MAX_EVENT_BYTES
+        ) as (read, write, *_),
         ClientSession(read, write) as mcp,
     ):
         init = await mcp.initialize()
@@ -302,6 +307,26 @@ async def test_zero_hits_is_a_real_empty_result_with_its_envelope(stub: Stub) ->
         [],
     )
     assert _accounting(result)["has_more"] is False
+
+
+async def test_measured_photos_weigh_what_the_real_upstream_sent(stub: Stub) -> None:
+    """Seed 000 §4.5 measured a 10-photo result at 1,175,854 bytes."""
+    arguments = {"project_id": HARBOR, "query": "missing hard hats", "limit": 10}
+    async with session(stub, scenario="measured-photos") as mcp:
+        heavy = await mcp.call_tool("search_photos", arguments)
+        again = await mcp.call_tool("search_photos", arguments)
+    async with session(stub) as mcp:
+        light = await mcp.call_tool("search_photos", arguments)
+    size = len(heavy.model_dump_json(by_alias=True, exclude_none=True).encode())
+    assert abs(size - MEASURED_RESULT_BYTES) / MEASURED_RESULT_BYTES < 0.03, size
+    assert again.model_dump_json() == heavy.model_dump_json()  # deterministic
+    items = _structured(heavy)["items"]
+    assert len(items) == 10 and all(len(i["analysis"]) > 50_000 for i in items)
+    assert "Analysis:" in _text(heavy)  # written for a model too, as the upstream does
+    # Same hits, same accounting; the default stays light for the suites.
+    assert [i["id"] for i in items] == [i["id"] for i in _structured(light)["items"]]
+    assert _accounting(heavy) == _accounting(light)
+    assert all("analysis" not in i for i in _structured(light)["items"])
 
 
 def test_an_unknown_scenario_header_is_a_400_never_a_default(stub: Stub) -> None:
