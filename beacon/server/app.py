@@ -8,7 +8,7 @@ served live to any follower of its owner.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any
@@ -106,8 +106,8 @@ def create_app(settings: Settings) -> FastAPI:
             return _not_found("turn")
         return identity
 
-    def persist(turn_id: str, frame: Frame) -> asyncio.Future[None]:
-        return writer.submit(turn_id, frame)
+    def persist(turn_id: str, frames: Sequence[Frame]) -> asyncio.Future[None]:
+        return writer.submit(turn_id, frames)
 
     def stream(chunks: AsyncIterator[bytes]) -> StreamingResponse:
         return StreamingResponse(chunks, media_type="text/event-stream", headers=_STREAM_HEADERS)
@@ -159,7 +159,7 @@ def create_app(settings: Settings) -> FastAPI:
             session_id=session_id,
         )
         live = LiveTurn(turn_id, identity.sub)
-        hub.start(live, turn.run(), lambda frame: persist(turn_id, frame))
+        hub.start(live, turn.run(), lambda frames: persist(turn_id, frames))
         return stream(live.follow(0))
 
     @app.get(

@@ -1,10 +1,11 @@
 """Live turns: one background task per turn, any number of followers.
 
 A turn runs to its terminal whether or not anyone is listening (a client
-disconnect never cancels it). Frames are sealed into the store in seq order
-and then appended to the live log; followers read the log from any seq and
-wait for more. Followers never register anything, so an old connection going
-away cannot unregister a newer one.
+disconnect never cancels it). Frames are appended to the live log as they are
+made and sealed into the store together with the terminal, which is published
+last; followers read the log from any seq and wait for more. Followers never
+register anything, so an old connection going away cannot unregister a newer
+one.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 
 import anyio
 
@@ -20,9 +21,8 @@ from beacon.loop.frames import Frame
 from beacon.wire.frames import TERMINAL_FRAMES
 
 log = logging.getLogger(__name__)
-# Persisting a frame: an awaitable that resolves once the frame is stored (a
-# future, so queueing one costs no task).
-Persist = Callable[[Frame], Awaitable[None]]
+# Persisting a turn's frames: an awaitable that resolves once they are stored.
+Persist = Callable[[Sequence[Frame]], Awaitable[None]]
 
 
 class LiveTurn:
@@ -33,6 +33,11 @@ class LiveTurn:
         self._closed = False
         self._ended = False  # the terminal frame is in the log
         self._changed = asyncio.Condition()
+
+    @property
+    def published(self) -> int:
+        """How many frames followers can read now."""
+        return len(self._log)
 
     async def append(self, encoded: bytes, *, terminal: bool = False) -> None:
         async with self._changed:
@@ -82,30 +87,33 @@ class TurnHub:
         task.add_done_callback(self._tasks.discard)
 
     async def _drive(self, live: LiveTurn, frames: AsyncIterator[Frame], persist: Persist) -> None:
-        # Persisting is pipelined (the writer batches what is queued) while
-        # publishing stays in seq order and after each frame's own commit.
-        queue: asyncio.Queue[tuple[Frame, asyncio.Future[None]] | None] = asyncio.Queue()
-
-        async def publish() -> None:
-            while (item := await queue.get()) is not None:
-                frame, stored = item
-                try:
-                    await stored
-                except Exception:
-                    # The live log still carries the frame: followers must see the
-                    # terminal even when the store is failing.
-                    log.exception("turn %s: frame %d not persisted", live.turn_id, frame.seq)
-                await live.append(frame.encode(), terminal=frame.type in TERMINAL_FRAMES)
-
-        publisher = asyncio.create_task(publish())
+        # A turn's frames are published as they are made and saved whole with its
+        # terminal, in one commit: the terminal is published only once that
+        # commit is in, so a finished turn replays from the store exactly as it
+        # streamed, while the turn was live its followers read this log, and a
+        # turn costs the store one commit of frames, not one per burst of them.
+        held: list[Frame] = []
         try:
             async for frame in frames:
-                queue.put_nowait((frame, asyncio.ensure_future(persist(frame))))
+                held.append(frame)
+                terminal = frame.type in TERMINAL_FRAMES
+                if terminal:
+                    await self._save(live, held, persist)
+                await live.append(frame.encode(), terminal=terminal)
         finally:
-            queue.put_nowait(None)
-            await publisher
+            if held and held[-1].type not in TERMINAL_FRAMES:
+                await self._save(live, held, persist)  # ended early: keep what it said
             await live.close()
             self._live.pop(live.turn_id, None)
+
+    @staticmethod
+    async def _save(live: LiveTurn, held: list[Frame], persist: Persist) -> None:
+        try:
+            await persist(held)
+        except Exception:
+            # The live log still carries the frames: followers must see the
+            # terminal even when the store is failing.
+            log.exception("turn %s: %d frames not persisted", live.turn_id, len(held))
 
     async def drain(self, timeout_s: float = 10.0) -> None:
         """Let running turns finish (shutdown), bounded."""

@@ -1,9 +1,10 @@
-"""One frame writer per process: batches every pending frame into one commit.
+"""One frame writer per process: batches every pending turn's frames into one commit.
 
-A hundred concurrent turns each writing its frames through its own SQLite
-transaction queue up behind the write lock; one writer draining a queue
-commits them together. A frame is published only after its batch commits,
-so what a client sees is always what a reattach will replay.
+A hundred concurrent turns each writing through its own SQLite transaction
+queue up behind the write lock; one writer draining a queue commits them
+together. A turn hands over its frames whole, with its terminal, and the
+terminal is published only after that commit, so a finished turn always
+replays exactly what its client saw.
 
 The commit runs on the event loop (it takes tens of microseconds: less than a
 hop to a worker thread, which also made the two threads trade the GIL on every
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Sequence
 
 import anyio
 
@@ -27,28 +29,31 @@ MAX_BATCH = 500
 class FrameWriter:
     def __init__(self, store: TurnStore) -> None:
         self._store = store
-        self._queue: asyncio.Queue[tuple[str, Frame, asyncio.Future[None]]] = asyncio.Queue()
+        self._queue: asyncio.Queue[tuple[str, Sequence[Frame], asyncio.Future[None]]] = (
+            asyncio.Queue()
+        )
         self._task: asyncio.Task[None] | None = None
         self._checkpoint: asyncio.Task[None] | None = None
 
-    def submit(self, turn_id: str, frame: Frame) -> asyncio.Future[None]:
-        """Queue a frame; the future resolves when its batch is committed. A plain
-        future, not a task per frame: a turn's frames cost no task switches."""
+    def submit(self, turn_id: str, frames: Sequence[Frame]) -> asyncio.Future[None]:
+        """Queue a turn's frames; the future resolves when their batch is committed."""
         if self._task is None or self._task.done():
             self._task = asyncio.create_task(self._drain(), name="frame-writer")
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._queue.put_nowait((turn_id, frame, done))
+        self._queue.put_nowait((turn_id, list(frames), done))
         return done
 
-    async def write(self, turn_id: str, frame: Frame) -> None:
-        await self.submit(turn_id, frame)
+    async def write(self, turn_id: str, frames: Sequence[Frame]) -> None:
+        await self.submit(turn_id, frames)
 
     async def _drain(self) -> None:
         while True:
             batch = [await self._queue.get()]
-            while not self._queue.empty() and len(batch) < MAX_BATCH:
+            size = len(batch[0][1])
+            while not self._queue.empty() and size < MAX_BATCH:
                 batch.append(self._queue.get_nowait())
-            rows = [(turn_id, f.seq, f.type, f.encode()) for turn_id, f, _ in batch]
+                size += len(batch[-1][1])
+            rows = [(turn_id, f.seq, f.type, f.encode()) for turn_id, fs, _ in batch for f in fs]
             try:
                 self._store.append_frames(rows)
             except Exception as exc:
