@@ -20,9 +20,7 @@ import argparse
 import asyncio
 import json
 import ssl
-import subprocess
 import sys
-import threading
 from collections.abc import AsyncIterator, Iterator
 from contextlib import AsyncExitStack, asynccontextmanager, contextmanager
 from typing import Annotated, Any, Literal
@@ -36,7 +34,7 @@ from mcp import ClientSession, types
 from mcp.client.streamable_http import streamable_http_client
 from pydantic import BaseModel, ConfigDict, Field
 
-from beacon.cli.up import HOST, free_port, wait_healthy
+from harness.chat_process import running_server
 
 TURN_HEADER = "X-Beacon-Turn"
 SCENARIO_HEADER = "X-Beacon-Scenario"
@@ -195,20 +193,9 @@ def create_app(mcp_url: str, llm_url: str) -> FastAPI:
 @contextmanager
 def running_relay(mcp_url: str, llm_url: str) -> Iterator[str]:
     """The relay server as a process beside the stack; yields its origin."""
-    port = free_port()
-    command = [sys.executable, "-m", "bench.relay", "--port", str(port)]
-    proc = subprocess.Popen([*command, "--mcp-url", mcp_url, "--llm-url", llm_url])
-    origin = f"http://{HOST}:{port}"
-    try:
-        wait_healthy(f"{origin}/healthz", proc, threading.Event())
+    command = [sys.executable, "-m", "bench.relay", "--mcp-url", mcp_url, "--llm-url", llm_url]
+    with running_server(command) as origin:
         yield origin
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=5)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -31,14 +31,26 @@ def chat_env(stack: Stack, data_dir: Path, **overrides: str) -> dict[str, str]:
 
 
 @contextmanager
-def running_chat(env: dict[str, str]) -> Iterator[str]:
-    """Yields the chat origin; stops the process on exit."""
+def running_server(command: list[str], env: dict[str, str] | None = None) -> Iterator[str]:
+    """Start ``command`` plus ``--port P`` on a free loopback port; yields its origin
+    once ``/healthz`` answers, and stops the process on exit."""
     port = free_port()
-    proc = subprocess.Popen([beacon_executable(), "serve", "--port", str(port)], env=env)
+    proc = subprocess.Popen([*command, "--port", str(port)], env=env)
     url = f"http://127.0.0.1:{port}"
     try:
         wait_healthy(f"{url}/healthz", proc, threading.Event())
         yield url
     finally:
         proc.terminate()
-        proc.wait(timeout=15)
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=5)
+
+
+@contextmanager
+def running_chat(env: dict[str, str]) -> Iterator[str]:
+    """Yields the chat origin; stops the process on exit."""
+    with running_server([beacon_executable(), "serve"], env) as url:
+        yield url
