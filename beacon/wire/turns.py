@@ -22,8 +22,11 @@ def _whole_number(value: Any) -> Any:
     return value
 
 
-# JSON Schema calls 172.0 an integer; strict pydantic would not. Accept exactly that.
-WholeNumber = Annotated[int, BeforeValidator(_whole_number)]
+# JSON Schema calls 172.0 an integer; strict pydantic would not: accept exactly
+# that. Bounds go before the validator: after it, pydantic cannot place them on the
+# integer and the published schema would carry no minimum/maximum at all (a
+# fuzzer then rightly calls the 422 for level 11978 a rejected valid request).
+LevelNumber = Annotated[int, Field(ge=-10, le=300), BeforeValidator(_whole_number)]
 
 
 class _Strict(BaseModel):
@@ -48,7 +51,7 @@ class ViewContext(_Strict):
     capture_label: str | None = Field(default=None, max_length=MAX_NAME_CHARS)
     capture_time: str | None = Field(default=None, max_length=40)
     level: str | None = Field(default=None, max_length=MAX_NAME_CHARS)
-    level_number: WholeNumber | None = Field(default=None, ge=-10, le=300)
+    level_number: LevelNumber | None = None
     panorama_id: str | None = Field(default=None, max_length=MAX_ID_CHARS)
     selected_annotation_id: str | None = Field(default=None, max_length=MAX_ID_CHARS)
     annotations: list[ViewAnnotation] | None = Field(default=None, max_length=VIEW_ANNOTATIONS_CAP)
