@@ -57,6 +57,9 @@ CREATE INDEX IF NOT EXISTS messages_by_session ON messages (session_id, created_
 """
 
 
+WRITER_BUSY_MS = 5_000
+READER_BUSY_MS = 30_000
+
 _AUDIT_INSERT = (
     "INSERT INTO audit VALUES (:turn_id, :sub, :tool, :capability, :allowed, :reason, "
     ":hint_present, :at)"
@@ -103,15 +106,19 @@ class TurnStore:
         self._writes = 0
         # check_same_thread is off because the read connection serves any worker
         # thread (and tests call from theirs); the locks make each use exclusive.
-        self._writer: sqlite3.Connection | None = self._open()
+        # The writer runs on the event loop: it waits on another process's lock for
+        # at most a few seconds (then the write fails as an error), never 30 s.
+        self._writer: sqlite3.Connection | None = self._open(busy_ms=WRITER_BUSY_MS)
         self._writer.execute("PRAGMA journal_mode=WAL")  # a property of the file
         self._writer.execute("PRAGMA wal_autocheckpoint=0")  # see checkpoint()
         self._writer.executescript(SCHEMA)
         self._reader: sqlite3.Connection | None = self._open()
 
-    def _open(self) -> sqlite3.Connection:
-        db = sqlite3.connect(self.path, timeout=30.0, isolation_level=None, check_same_thread=False)
-        db.execute("PRAGMA busy_timeout=30000")
+    def _open(self, busy_ms: int = READER_BUSY_MS) -> sqlite3.Connection:
+        db = sqlite3.connect(
+            self.path, timeout=busy_ms / 1000, isolation_level=None, check_same_thread=False
+        )
+        db.execute(f"PRAGMA busy_timeout={int(busy_ms)}")
         db.execute("PRAGMA synchronous=NORMAL")  # durable across a crash of the process
         return db
 

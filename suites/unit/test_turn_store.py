@@ -120,3 +120,23 @@ def test_a_closed_store_refuses_work(tmp_path: Path) -> None:
         kept.open_turn("t1", owner="u", session_id=None, mode="single")
     with pytest.raises(StoreError):
         kept.turn("t1")
+
+
+def test_the_writer_gives_up_on_a_lock_held_elsewhere_instead_of_stalling(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The write connection is used on the event loop: a lock another process holds
+    # must turn into an error soon, not a frozen server.
+    monkeypatch.setattr("beacon.store.turns.WRITER_BUSY_MS", 100)
+    kept = store(tmp_path, K1)
+    other = sqlite3.connect(tmp_path / "beacon.sqlite3", isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    try:
+        with pytest.raises(sqlite3.OperationalError, match="locked"):
+            kept.open_turn("t1", owner="u", session_id=None, mode="single")
+        assert kept.turn("t1") is None  # reads still go on beside the writer
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    kept.open_turn("t1", owner="u", session_id=None, mode="single")
+    assert kept.turn("t1") is not None
