@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from beacon.adjudication import StitchResult, stitch_pages
+from beacon.loop.citations import pack_card, unpack_card
 from beacon.loop.evidence import Evidence, adjudicate
 from beacon.upstream.mcp_client import McpUpstream
 from beacon.wire.accounting import ACCOUNTING_META_KEY
@@ -19,14 +20,21 @@ from beacon.wire.frames import CountEntry
 
 
 def page_record(evidence: Evidence) -> dict[str, Any]:
-    """What the store keeps to fetch and stitch the next page later."""
+    """What the store keeps to fetch and stitch the next page later.
+
+    A page with no cursor is never stitched to another: its ids are not kept
+    (a 3000-row page's were 48 KB sealed into every such turn for nothing).
+    """
+    summary = page_summary(evidence)
+    if evidence.cursor is None:
+        summary["ids"] = []
     return {
         "tool": evidence.tool,
         "arguments": evidence.arguments,
         "cursor": evidence.cursor,
-        "pages": [page_summary(evidence)],
+        "pages": [summary],
         "shown": [c.id for c in evidence.citations],
-        "pending": list(evidence.unshown),
+        "pending": [pack_card(c) for c in evidence.unshown],
         "grade": evidence.verdict.grade.value,
         "has_more": evidence.verdict.has_more,
     }
@@ -71,7 +79,7 @@ def stitch_next(record: dict[str, Any], evidence: Evidence) -> NextPage:
         # Discard and disclose: nothing more is offered from a moving source.
         return NextPage(stitch, {**record, "cursor": None})
     shown = [*record["shown"], *(c.id for c in evidence.citations)]
-    pending = list(evidence.unshown)
+    pending = [pack_card(c) for c in evidence.unshown]
     return NextPage(
         stitch,
         {**record, "pages": pages, "cursor": evidence.cursor, "shown": shown, "pending": pending},
@@ -106,7 +114,12 @@ def serve_pending(
     pending = list(record.get("pending") or [])
     if not pending:
         return None
-    batch, rest = pending[:MORE_CARDS], pending[MORE_CARDS:]
+    project_id = record["arguments"].get("project_id")
+    batch = [
+        unpack_card(p, record["tool"], project_id if isinstance(project_id, str) else None)
+        for p in pending[:MORE_CARDS]
+    ]
+    rest = pending[MORE_CARDS:]
     updated = {**record, "pending": rest, "shown": [*record["shown"], *(c["id"] for c in batch)]}
     body = {
         "turn_id": turn_id,
