@@ -50,7 +50,8 @@ class Evidence:
     absence: AbsenceVerdict | None
     denied: bool = False
     cursor: str | None = None  # the upstream's next-page handle, for load-more
-    page_ids: tuple[str, ...] = ()  # every record id on the page (cards are a prefix)
+    # Every record id on the page (cards are a prefix), when a page may be stitched.
+    page_ids: tuple[str, ...] = ()
     enumeration: Enumeration | None = None  # a set read from a typed field of every record
     # Cards of this page beyond the display limit, as Citation fields (load-more serves them).
     unshown: tuple[dict[str, Any], ...] = ()
@@ -83,7 +84,11 @@ def adjudicate(
     project_id: str | None,
     narrowed: bool = False,
     card_limit: int = MAX_CARDS_PER_SOURCE,
+    stitching: bool = False,
 ) -> Evidence:
+    """``stitching``: this page will be checked against pages already shown, so
+    its ids are kept even if nothing follows it (otherwise they are kept only
+    when a cursor leads to a next page: a 3000-row page's ids are not free)."""
     result = outcome.result
     failed = is_in_band_failure(outcome.tool, result, transport_status=outcome.transport_status)
     acct = None if failed else read_accounting(result)
@@ -107,7 +112,11 @@ def adjudicate(
         returned=acct.returned if acct is not None else None,
         absence=absence_cause(facts),
         cursor=acct.cursor if acct is not None else None,
-        page_ids=tuple(r["id"] for r in records if isinstance(r.get("id"), str)),
+        page_ids=(
+            tuple(r["id"] for r in records if isinstance(r.get("id"), str))
+            if stitching or (acct is not None and acct.cursor is not None)
+            else ()
+        ),
         unshown=tuple(cards[card_limit:]),
     )
 

@@ -22,17 +22,14 @@ from beacon.wire.frames import CountEntry
 def page_record(evidence: Evidence) -> dict[str, Any]:
     """What the store keeps to fetch and stitch the next page later.
 
-    A page with no cursor is never stitched to another: its ids are not kept
-    (a 3000-row page's were 48 KB sealed into every such turn for nothing).
+    A page with no cursor is never stitched to another, so adjudication kept no
+    ids for it (a 3000-row page's were 48 KB sealed into every such turn).
     """
-    summary = page_summary(evidence)
-    if evidence.cursor is None:
-        summary["ids"] = []
     return {
         "tool": evidence.tool,
         "arguments": evidence.arguments,
         "cursor": evidence.cursor,
-        "pages": [summary],
+        "pages": [page_summary(evidence)],
         "shown": [c.id for c in evidence.citations],
         "pending": [pack_card(c) for c in evidence.unshown],
         "grade": evidence.verdict.grade.value,
@@ -145,6 +142,7 @@ async def fetch_more(
         slot=slot,
         sentinel=sentinel,
         project_id=project_id if isinstance(project_id, str) else None,
+        stitching=True,
     )
     nxt = (
         stitch_next(record, evidence)
