@@ -29,6 +29,7 @@ from typing import Any
 
 import httpx
 
+from beacon.wire.headers import SCENARIO_HEADER
 from bench.common import (
     dev_requests,
     for_turn,
@@ -37,7 +38,7 @@ from bench.common import (
     post_sse,
     ratio,
 )
-from bench.relay import SCENARIO_HEADER, call_tool, mcp_session
+from bench.relay import call_tool, mcp_session
 from harness.stack import Stack, running_stack
 
 NAME = "model_input"

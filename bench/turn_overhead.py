@@ -31,6 +31,7 @@ import httpx
 from mcp import types
 
 from beacon.loop.catalog import openai_tools as catalog_for_model
+from beacon.wire.headers import TURN_HEADER
 from bench.common import (
     TurnRun,
     dev_requests,
@@ -44,7 +45,7 @@ from bench.common import (
     post_turn,
     ratio,
 )
-from bench.relay import TURN_HEADER, Step, call_tool, mcp_session, running_relay
+from bench.relay import Step, call_tool, mcp_session, running_relay
 from harness.stack import Stack, running_stack
 from stub_server.llm_app import ChatRequest
 

@@ -56,7 +56,6 @@ from stub_server.tools_site import (
 CURRENT_SCENARIO: ContextVar[Scenario | None] = ContextVar("beacon_stub_scenario", default=None)
 CURRENT_SUBJECT: ContextVar[str | None] = ContextVar("beacon_stub_subject", default=None)
 # The chat server names the turn on every request, so tests count calls per turn.
-TURN_HEADER = "X-Beacon-Turn"
 CURRENT_TURN: ContextVar[str | None] = ContextVar("beacon_stub_turn", default=None)
 
 

@@ -24,11 +24,12 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from beacon.wire.headers import SCENARIO_HEADER as WIRE_SCENARIO_HEADER
+from beacon.wire.headers import TURN_HEADER
 from stub_server.catalog import (
     CURRENT_SCENARIO,
     CURRENT_SUBJECT,
     CURRENT_TURN,
-    TURN_HEADER,
     StubTools,
 )
 from stub_server.corpus import build_corpus
@@ -39,7 +40,8 @@ from stub_server.tools import StubSettings, ToolContext
 
 # The revision the chat server's `ClientSession` negotiates; contract tests pin it.
 PROTOCOL_VERSION = "2025-11-25"
-SCENARIO_HEADER = "x-beacon-scenario"
+# Lower-cased, as ASGI delivers header names.
+SCENARIO_HEADER = WIRE_SCENARIO_HEADER.lower()
 SERVER_NAME = "beacon-stub"
 # Plain JSON answers, no sessions: for peers that replay single requests (the pact
 # verifier), where an SSE body cannot be matched field by field. Off by default.

@@ -8,6 +8,7 @@ from typing import Any
 
 import httpx
 
+from beacon.wire.headers import SCENARIO_HEADER
 from beacon.wire.sse import SseEvent, parse_sse
 
 TURN_TIMEOUT_S = 180.0
@@ -39,7 +40,7 @@ def run_turn(
 ) -> list[SseEvent]:
     headers = {"Authorization": f"Bearer {token}", "Accept": "text/event-stream"}
     if scenario:
-        headers["X-Beacon-Scenario"] = scenario
+        headers[SCENARIO_HEADER] = scenario
     events: list[SseEvent] = []
     with httpx.stream(
         "POST",

@@ -15,11 +15,9 @@ from typing import Any
 import httpx
 
 from beacon.llm.errors import LlmProtocolError, LlmRefused, LlmUnavailable
+from beacon.wire.headers import SCENARIO_HEADER, TURN_HEADER
 
 REFUSAL_STATUSES = frozenset({400, 401, 402, 403, 422, 429})
-SCENARIO_HEADER = "X-Beacon-Scenario"
-# Lets a stub attribute each physical request to its turn (tests count them).
-TURN_HEADER = "X-Beacon-Turn"
 
 
 @dataclass(frozen=True, slots=True)

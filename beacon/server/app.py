@@ -34,10 +34,10 @@ from beacon.server.writer import FrameWriter
 from beacon.store.turns import SessionNotOwned, TurnStore
 from beacon.upstream.errors import UpstreamError
 from beacon.upstream.mcp_client import connect
+from beacon.wire.headers import SCENARIO_HEADER
 from beacon.wire.turns import FeedbackRequest, MoreRequest, TurnRequest
 
 # A stub scenario name (kebab-case); anything else is a documented 422.
-SCENARIO_HEADER = "X-Beacon-Scenario"
 ScenarioHeader = Annotated[
     str | None,
     Header(alias=SCENARIO_HEADER, pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$", max_length=64),

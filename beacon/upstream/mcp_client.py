@@ -24,8 +24,8 @@ from beacon.upstream.errors import (
     UpstreamProtocolError,
     UpstreamUnavailable,
 )
+from beacon.wire.headers import SCENARIO_HEADER, TURN_HEADER
 
-SCENARIO_HEADER = "X-Beacon-Scenario"
 # Larger than the SDK's 1 MiB default: a capped 3000-row table is one event.
 MAX_EVENT_BYTES = 8 * 1024 * 1024
 # Tool listings seen, by their JSON; bounded so a listing that keeps changing
@@ -153,7 +153,7 @@ async def connect(
     if scenario:
         headers[SCENARIO_HEADER] = scenario
     if turn_id:
-        headers["X-Beacon-Turn"] = turn_id
+        headers[TURN_HEADER] = turn_id
     log = _StatusLog()
     client = httpx2.AsyncClient(
         headers=headers,
