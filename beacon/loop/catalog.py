@@ -23,7 +23,6 @@ _NULL = {"type": "null"}
 # Bounded, so a catalog that keeps changing cannot grow it without end.
 _COMPACTED: dict[str, dict[str, Any]] = {}
 _COMPACTED_MAX = 512
-_BY_IDENTITY: dict[int, tuple[dict[str, Any], dict[str, Any]]] = {}
 
 
 def _optional_as_plain(schema: dict[str, Any]) -> dict[str, Any]:
@@ -87,11 +86,6 @@ def without_paging(schema: Any) -> Any:
 
 
 def _function(tool: dict[str, Any]) -> dict[str, Any]:
-    # A listing the upstream client already shares comes back as the same dict:
-    # found by identity (the entry keeps the dict alive, so its id is not reused).
-    known = _BY_IDENTITY.get(id(tool))
-    if known is not None and known[0] is tool:
-        return known[1]
     key = json.dumps(tool, sort_keys=True, separators=(",", ":"))
     found = _COMPACTED.get(key)
     if found is None:
@@ -107,8 +101,6 @@ def _function(tool: dict[str, Any]) -> dict[str, Any]:
         }
         if len(_COMPACTED) < _COMPACTED_MAX:
             _COMPACTED[key] = found
-    if len(_BY_IDENTITY) < _COMPACTED_MAX:
-        _BY_IDENTITY[id(tool)] = (tool, found)
     return found
 
 

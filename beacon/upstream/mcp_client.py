@@ -28,10 +28,6 @@ from beacon.wire.headers import SCENARIO_HEADER, TURN_HEADER
 
 # Larger than the SDK's 1 MiB default: a capped 3000-row table is one event.
 MAX_EVENT_BYTES = 8 * 1024 * 1024
-# Tool listings seen, by their JSON; bounded so a listing that keeps changing
-# cannot grow it without end.
-_LISTINGS: dict[str, list[dict[str, Any]]] = {}
-_LISTINGS_MAX = 64
 
 
 @functools.cache
@@ -100,17 +96,7 @@ class McpUpstream:
                 listed = await self._session.list_tools()
         except Exception as exc:
             raise _translate(exc, self._log, "tools/list") from exc
-        # The same listing comes back every turn: converted once, then shared
-        # (read-only) — the planner's catalog is compacted once per tool too.
-        key = listed.model_dump_json(by_alias=True, exclude_none=True)
-        tools = _LISTINGS.get(key)
-        if tools is None:
-            tools = [
-                t.model_dump(by_alias=True, mode="json", exclude_none=True) for t in listed.tools
-            ]
-            if len(_LISTINGS) < _LISTINGS_MAX:
-                _LISTINGS[key] = tools
-        return tools
+        return [t.model_dump(by_alias=True, mode="json", exclude_none=True) for t in listed.tools]
 
     async def call_tool(self, tool: str, arguments: dict[str, Any]) -> ToolOutcome:
         before = len(self._log.statuses)
