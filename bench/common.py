@@ -59,12 +59,6 @@ def format_ms(seconds: float) -> str:
     return f"{seconds * 1000:.1f} ms"
 
 
-def json_bytes(value: Any) -> int:
-    """Bytes of ``value`` as compact UTF-8 JSON: how a CallToolResult's size is counted
-    (the chat server counts pydantic's compact JSON, which writes non-ASCII as UTF-8)."""
-    return len(json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode())
-
-
 def origin(url: str) -> str:
     """``http://127.0.0.1:5/v1`` → ``http://127.0.0.1:5`` (the stubs' /dev routes live there)."""
     parts = urlsplit(url)

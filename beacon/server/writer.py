@@ -43,9 +43,6 @@ class FrameWriter:
         self._queue.put_nowait((turn_id, list(frames), done))
         return done
 
-    async def write(self, turn_id: str, frames: Sequence[Frame]) -> None:
-        await self.submit(turn_id, frames)
-
     async def _drain(self) -> None:
         while True:
             batch = [await self._queue.get()]

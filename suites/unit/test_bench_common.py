@@ -12,7 +12,6 @@ from beacon.wire.sse import SseEvent
 from bench.common import (
     format_ratio,
     frame_problem,
-    json_bytes,
     median,
     origin,
     percentile,
@@ -59,12 +58,6 @@ def test_ratios_and_their_formatting() -> None:
     assert format_ratio(1.0731) == "1.07×"
     assert format_ratio(15.12) == "15.1×"
     assert format_ratio(187.6) == "188×"
-
-
-def test_json_bytes_counts_compact_utf8() -> None:
-    assert json_bytes({"a": [1, 2]}) == len('{"a":[1,2]}')
-    # Non-ASCII counts as its UTF-8 bytes, as the chat server counts it.
-    assert json_bytes("é") == len('"é"'.encode()) == 4
 
 
 def test_origin_drops_the_path() -> None:

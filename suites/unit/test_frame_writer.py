@@ -25,9 +25,9 @@ def test_a_busy_writer_checkpoints_the_wal_into_the_database(
 
     async def write_all() -> None:
         writer = FrameWriter(store)
-        await writer.write("t1", [maker.make("start", session_id=None, mode="single")])
+        await writer.submit("t1", [maker.make("start", session_id=None, mode="single")])
         for _ in range(6):
-            await writer.write("t1", [maker.make("heartbeat")])
+            await writer.submit("t1", [maker.make("heartbeat")])
         await writer.close()  # waits for a checkpoint in flight
 
     asyncio.run(write_all())
