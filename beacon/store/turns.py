@@ -28,6 +28,7 @@ from typing import Any
 
 from beacon.store.crypto import Keyring, record_context, seal, unseal, unseal_text
 from beacon.store.errors import StoreError
+from beacon.wire.frames import TERMINAL_FRAMES
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS sessions (
@@ -115,10 +116,10 @@ class TurnStore:
         self._reader: sqlite3.Connection | None = self._open()
 
     def _open(self, busy_ms: int = READER_BUSY_MS) -> sqlite3.Connection:
+        # ``timeout`` is SQLite's busy timeout: how long a locked database is waited on.
         db = sqlite3.connect(
             self.path, timeout=busy_ms / 1000, isolation_level=None, check_same_thread=False
         )
-        db.execute(f"PRAGMA busy_timeout={int(busy_ms)}")
         db.execute("PRAGMA synchronous=NORMAL")  # durable across a crash of the process
         return db
 
@@ -194,7 +195,7 @@ class TurnStore:
             )
             for turn_id, seq, frame_type, encoded in frames
         ]
-        terminals = [(t, turn_id) for turn_id, _, t, _ in frames if t in ("done", "error")]
+        terminals = [(t, turn_id) for turn_id, _, t, _ in frames if t in TERMINAL_FRAMES]
         with self._writing() as db:
             db.execute("BEGIN IMMEDIATE")
             db.executemany("INSERT INTO frames VALUES (?, ?, ?, ?)", rows)
@@ -392,6 +393,8 @@ class TurnStore:
 
     def audit_rows(self, turn_id: str) -> list[dict[str, Any]]:
         with self._reading() as db:
-            db.row_factory = sqlite3.Row
-            rows = db.execute("SELECT * FROM audit WHERE turn_id = ?", (turn_id,)).fetchall()
+            # The row factory on this cursor only: the connection is shared.
+            cursor = db.cursor()
+            cursor.row_factory = sqlite3.Row
+            rows = cursor.execute("SELECT * FROM audit WHERE turn_id = ?", (turn_id,)).fetchall()
         return [dict(r) for r in rows]
