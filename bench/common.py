@@ -120,11 +120,13 @@ async def post_turn(
     token: str,
     message: str,
     *,
+    headers: dict[str, str] | None = None,
     timeout_s: float = TURN_TIMEOUT_S,
 ) -> TurnRun:
     """POST /v1/turns and read the SSE stream to its end, timing the first frame."""
     body = {"mode": "single", "message": message, "locale": "en"}
-    return await post_sse(http, f"{chat_url}/v1/turns", token, json_body=body, timeout_s=timeout_s)
+    url = f"{chat_url}/v1/turns"
+    return await post_sse(http, url, token, json_body=body, headers=headers, timeout_s=timeout_s)
 
 
 async def post_sse(

@@ -35,7 +35,7 @@ from bench.common import (
     for_turn,
     format_ratio,
     frame_problem,
-    post_sse,
+    post_turn,
     ratio,
 )
 from bench.relay import call_tool, mcp_session
@@ -89,13 +89,8 @@ async def measure_case(
     question: str,
     scenario: str | None,
 ) -> dict[str, Any]:
-    run = await post_sse(
-        http,
-        f"{stack.chat_url}/v1/turns",
-        token,
-        json_body={"mode": "single", "message": question, "locale": "en"},
-        headers={SCENARIO_HEADER: scenario} if scenario else None,
-    )
+    headers = {SCENARIO_HEADER: scenario} if scenario else None
+    run = await post_turn(http, stack.chat_url, token, question, headers=headers)
     problem = run.failure or frame_problem(run.events)
     if problem is not None:
         raise RuntimeError(f"{label}: the turn failed: {problem}")

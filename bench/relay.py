@@ -34,10 +34,11 @@ from mcp import ClientSession, types
 from mcp.client.streamable_http import streamable_http_client
 from pydantic import BaseModel, ConfigDict, Field
 
+# The chat server's SSE event limit: a 3000-row page is one event.
+from beacon.upstream.mcp_client import MAX_EVENT_BYTES
 from beacon.wire.headers import SCENARIO_HEADER, TURN_HEADER
 from harness.chat_process import running_server
 
-MAX_EVENT_BYTES = 8 * 1024 * 1024  # as the chat server's MCP client: a 3000-row page is one event
 # The same one-per-process TLS context as the chat server: a fair relay does not
 # rebuild the CA bundle for every session either.
 _TLS = ssl.create_default_context()
