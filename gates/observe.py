@@ -8,17 +8,13 @@ through and is stamped, with its reason, into ``reports/gates/observe.json``.
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
 from harness.gating import (
     DEFAULT_JUNIT,
-    EXIT_CODES,
-    Outcome,
-    bypass_problem,
     decide_observe,
-    print_decision,
-    write_evidence,
+    gate_args,
+    report_decision,
 )
 
 # What this gate runs (the caller check reads it): it judges, it does not re-run.
@@ -34,18 +30,12 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    try:
-        args = parser().parse_args(argv)
-    except SystemExit:
-        return EXIT_CODES[Outcome.USAGE]
-    if (problem := bypass_problem(args.bypass)) is not None:
-        print(problem, file=sys.stderr)
-        return EXIT_CODES[Outcome.USAGE]
+    args = gate_args(parser(), argv)
+    if isinstance(args, int):
+        return args
     root = args.root.resolve()
     junit = args.junit or root / DEFAULT_JUNIT
-    decision = decide_observe(root, junit, args.bypass)
-    print_decision(decision, write_evidence(root, decision))
-    return decision.exit_code
+    return report_decision(root, decide_observe(root, junit, args.bypass))
 
 
 if __name__ == "__main__":

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -19,13 +18,11 @@ from harness.executed import JunitError, junit_cases
 from harness.gating import (
     DEFAULT_JUNIT,
     EVIDENCE_DIR,
-    EXIT_CODES,
     Decision,
     Outcome,
-    bypass_problem,
     decide_observe,
-    print_decision,
-    write_evidence,
+    gate_args,
+    report_decision,
 )
 from harness.probes import PROBES, run_probe
 from harness.stack import StackError, running_stack
@@ -107,22 +104,19 @@ def decide_promote(
     return decision
 
 
-def main(argv: list[str] | None = None) -> int:
-    try:
-        args = parser().parse_args(argv)
-    except SystemExit:
-        return EXIT_CODES[Outcome.USAGE]
+def _promotion_problem(args: argparse.Namespace) -> str | None:
     if PROMOTIONS[args.source] != args.target:
-        print(f"cannot promote {args.source} → {args.target}", file=sys.stderr)
-        return EXIT_CODES[Outcome.USAGE]
-    if (problem := bypass_problem(args.bypass)) is not None:
-        print(problem, file=sys.stderr)
-        return EXIT_CODES[Outcome.USAGE]
+        return f"cannot promote {args.source} → {args.target}"
+    return None
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = gate_args(parser(), argv, _promotion_problem)
+    if isinstance(args, int):
+        return args
     root = args.root.resolve()
     junit = args.junit or root / DEFAULT_JUNIT
-    decision = decide_promote(root, junit, args.source, args.target, args.bypass)
-    print_decision(decision, write_evidence(root, decision))
-    return decision.exit_code
+    return report_decision(root, decide_promote(root, junit, args.source, args.target, args.bypass))
 
 
 if __name__ == "__main__":

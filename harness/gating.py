@@ -7,7 +7,10 @@ turns an outcome into a number, so 5 always means a stale sweep.
 
 from __future__ import annotations
 
+import argparse
 import json
+import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from enum import StrEnum
@@ -64,6 +67,35 @@ def bypass_problem(reason: str | None) -> str | None:
     if reason is not None and len(reason.strip()) < MIN_BYPASS_REASON:
         return f"--bypass needs a reason of at least {MIN_BYPASS_REASON} characters"
     return None
+
+
+def _bypass_check(args: argparse.Namespace) -> str | None:
+    return bypass_problem(args.bypass)
+
+
+def gate_args(
+    parser: argparse.ArgumentParser,
+    argv: list[str] | None,
+    *checks: Callable[[argparse.Namespace], str | None],
+) -> argparse.Namespace | int:
+    """A gate's arguments, or the usage exit code: an unparsable command line, a
+    failed ``check`` (each says what is wrong, or None) or a bypass without a
+    reason never reaches a decision."""
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit:
+        return EXIT_CODES[Outcome.USAGE]
+    for check in (*checks, _bypass_check):
+        if (problem := check(args)) is not None:
+            print(problem, file=sys.stderr)
+            return EXIT_CODES[Outcome.USAGE]
+    return args
+
+
+def report_decision(root: Path, decision: Decision) -> int:
+    """Stamp the decision's evidence, print it, and give the gate's exit code."""
+    print_decision(decision, write_evidence(root, decision))
+    return decision.exit_code
 
 
 def decide_observe(root: Path, junit: Path, bypass: str | None = None) -> Decision:
