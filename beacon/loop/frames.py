@@ -10,23 +10,10 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from pydantic import BaseModel
-
 from beacon.loop.frame_table import TurnState, frame_step
 from beacon.wire import frames as wire
 
-_MODELS: dict[str, type[BaseModel]] = {
-    "start": wire.StartData,
-    "plan": wire.PlanData,
-    "tool_call": wire.ToolCallData,
-    "tool_result": wire.ToolResultData,
-    "references": wire.ReferencesData,
-    "delta": wire.DeltaData,
-    "notice": wire.NoticeData,
-    "heartbeat": wire.HeartbeatData,
-    "done": wire.DoneData,
-    "error": wire.ErrorData,
-}
+_MODELS = wire.FRAME_MODELS
 
 
 class FrameOrderError(RuntimeError):

@@ -141,3 +141,18 @@ class ErrorData(_Wire):
     seq: int
     code: str
     message: str
+
+
+# Each frame type's data model: the emitter validates with it, tests read with it.
+FRAME_MODELS: dict[str, type[BaseModel]] = {
+    "start": StartData,
+    "plan": PlanData,
+    "tool_call": ToolCallData,
+    "tool_result": ToolResultData,
+    "references": ReferencesData,
+    "delta": DeltaData,
+    "notice": NoticeData,
+    "heartbeat": HeartbeatData,
+    "done": DoneData,
+    "error": ErrorData,
+}

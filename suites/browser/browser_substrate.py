@@ -12,25 +12,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
-from pydantic import BaseModel, ValidationError
+from pydantic import ValidationError
 
 from beacon.wire import frames as wire
 from harness.stack import Stack
 
 EXACT_LIST = "List open safety findings on level 3 of Harbor Tower"
 PHOTOS = "Photos of missing hard hats in Harbor Tower"
-MODELS: dict[str, type[BaseModel]] = {
-    "start": wire.StartData,
-    "plan": wire.PlanData,
-    "tool_call": wire.ToolCallData,
-    "tool_result": wire.ToolResultData,
-    "references": wire.ReferencesData,
-    "delta": wire.DeltaData,
-    "notice": wire.NoticeData,
-    "heartbeat": wire.HeartbeatData,
-    "done": wire.DoneData,
-    "error": wire.ErrorData,
-}
+MODELS = wire.FRAME_MODELS
 # Every frame field a spec asserts on through the DOM (citation cards, the
 # count line, notices and their options, the session the panel keeps).
 DOM_FIELDS: dict[str, tuple[str, ...]] = {
