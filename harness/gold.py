@@ -42,7 +42,8 @@ class Case:
     facts: dict[str, Any] = field(default_factory=dict)
 
 
-def _open(corpus: Corpus, project: str, level: int, kind: str, status: str) -> list[Any]:
+def open_annotations(corpus: Corpus, project: str, level: int, kind: str, status: str) -> list[Any]:
+    """The gold set: annotations of ``kind`` in ``status`` on one level of a project."""
     return [
         a
         for a in corpus.annotations
@@ -63,7 +64,7 @@ def _count_cases(corpus: Corpus) -> Iterator[Case]:
     for project, numbers in levels.items():
         for level in numbers:
             for kind, status in (("safety", "open"), ("quality", "closed")):
-                gold = len(_open(corpus, project, level, kind, status))
+                gold = len(open_annotations(corpus, project, level, kind, status))
                 question = (
                     f"How many {status} {kind} findings are on level {level} of {names[project]}?"
                 )
@@ -115,7 +116,10 @@ def _photo_cases(corpus: Corpus) -> Iterator[Case]:
 def _set_cases(corpus: Corpus) -> Iterator[Case]:
     for level in (2, 3, 4, 5, 6, 7, 8, 9):
         members = sorted(
-            {a.company for a in _open(corpus, "prj-harbor-tower", level, "safety", "open")}
+            {
+                a.company
+                for a in open_annotations(corpus, "prj-harbor-tower", level, "safety", "open")
+            }
         )
         yield Case(
             f"which-companies-level-{level}",

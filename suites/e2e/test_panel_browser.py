@@ -18,16 +18,10 @@ pytestmark = pytest.mark.browser
 
 
 def _open_safety_findings_on_level_3() -> int:
+    from harness.gold import open_annotations
     from stub_server.corpus import build_corpus
 
-    return sum(
-        1
-        for a in build_corpus().annotations
-        if a.project_id == "prj-harbor-tower"
-        and a.level_number == 3
-        and a.kind == "safety"
-        and a.status == "open"
-    )
+    return len(open_annotations(build_corpus(), "prj-harbor-tower", 3, "safety", "open"))
 
 
 def _occurrences_of_number(text: str, n: int) -> int:
