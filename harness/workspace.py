@@ -11,6 +11,7 @@ import importlib
 import io
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -70,3 +71,30 @@ def gate_in(repo: Path, gate: str, *args: str) -> tuple[int, str]:
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
         code = main([*args, "--root", str(repo)])
     return int(code), out.getvalue()
+
+
+def pytest_in(cwd: Path, junit: Path, *args: str, env: dict[str, str] | None = None) -> int:
+    """Run pytest alone in a child (no cache, xdist or coverage plugins), writing
+    ``junit``; its exit code, so a caller sees exactly what a runner reports."""
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "-p",
+            "no:xdist",
+            "-p",
+            "no:cov",
+            f"--junitxml={junit}",
+            *args,
+        ],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+    )
+    return done.returncode

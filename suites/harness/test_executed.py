@@ -3,39 +3,17 @@
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 from harness.executed import Requirement, check_executed, junit_cases
+from harness.workspace import pytest_in
 
 ROOT = Path(__file__).resolve().parents[2]
 TARGET = "suites/unit/test_stitch.py::test_no_pages_is_not_a_stitch"
 
 
 def _pytest(junit: Path, *args: str, env: dict[str, str] | None = None) -> int:
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pytest",
-            "-q",
-            "-p",
-            "no:cacheprovider",
-            "-p",
-            "no:xdist",
-            "-p",
-            "no:cov",
-            f"--junitxml={junit}",
-            *args,
-        ],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env=env,
-    )
-    return done.returncode
+    return pytest_in(ROOT, junit, *args, env=env)
 
 
 def test_a_deselected_evidence_test_fails_the_check_although_pytest_exited_0(

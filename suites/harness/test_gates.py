@@ -7,14 +7,13 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from xml.sax.saxutils import quoteattr
 
 from boundaries import load_registry
 from harness.executed import requirements
-from harness.workspace import gate_in, sweep_in
+from harness.workspace import gate_in, pytest_in, sweep_in
 
 Beacon = Callable[..., subprocess.CompletedProcess[str]]
 REASON = "release train 42: sweep host down, approved by on-call"
@@ -122,28 +121,8 @@ def test_pytest_exit_5_never_passes_through_the_gate(
     empty = tmp_path / "empty"
     empty.mkdir()
     junit = tmp_path / "junit.xml"
-    ran = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pytest",
-            "-q",
-            "-p",
-            "no:cacheprovider",
-            "-p",
-            "no:xdist",
-            "-p",
-            "no:cov",
-            f"--junitxml={junit}",
-            "--rootdir",
-            str(empty),
-            str(empty),
-        ],
-        cwd=empty,
-        capture_output=True,
-        timeout=120,
-    )
-    assert ran.returncode == 5  # pytest's "no tests collected"
+    ran = pytest_in(empty, junit, "--rootdir", str(empty), str(empty))
+    assert ran == 5  # pytest's "no tests collected"
     assert sweep_in(repo)
     code, out = gate_in(repo, "observe", "--junit", str(junit))
     assert code == 1, out
