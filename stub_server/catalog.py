@@ -120,7 +120,9 @@ def _specs(index: SearchIndex) -> dict[str, ToolSpec]:
         ToolSpec(
             "query_data",
             "Answer an analytics question about a project by generating and running SQL over "
-            "panoramas (captures), photos, findings (annotations) and levels.",
+            "panoramas (captures), photos, findings (annotations) and levels. Optional filters "
+            "(level, an inclusive date range; for findings also status, category, kind and "
+            "company) are ANDed onto the question.",
             QueryDataArgs,
             schemas.QUERY_OUTPUT,
             query_data,

@@ -4,24 +4,30 @@ Streams like the real wire: a role chunk, content or tool-call chunks, a
 finish chunk, optional usage, then ``data: [DONE]``. The model answering is
 ``request.model``, unless the ``X-Beacon-Scenario`` in force names a scripted
 one: the chat server always asks for ``beacon-rules`` and a scenario bends it.
+
+``scripted:narrates`` answers with the narration a test registered beforehand
+(``POST /dev/narrations``), keyed by the exact question, optionally as the
+exact content chunks the stream must carry (a number split across chunks).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import threading
 import time
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass
 from typing import Any, Literal
 
 import anyio
 import uvicorn
-from fastapi import FastAPI, Header
-from fastapi.responses import JSONResponse, StreamingResponse
-from pydantic import BaseModel, ConfigDict, Field
+from fastapi import FastAPI, Header, Request
+from fastapi.responses import JSONResponse, Response, StreamingResponse
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from stub_server.rules_model import Reply, plan
+from stub_server.rules_model import Reply, _last_user, plan
 from stub_server.rules_narrator import narrate
 from stub_server.scenarios import UnknownScenario, load_scenario
 from stub_server.scripted import RULES, Script, model_names, resolve, scripted_reply
@@ -93,6 +99,79 @@ class RequestLog:
         self._entries.clear()
 
 
+# A registered narration is test data, bounded like any input.
+MAX_QUESTION_CHARS = 4_000
+MAX_NARRATION_CHARS = 64_000
+MAX_NARRATION_CHUNKS = 512
+_LOOPBACK = ("127.", "::1", "localhost")
+
+
+class NarrationIn(BaseModel):
+    """``POST /dev/narrations``: the answer ``scripted:narrates`` gives to ``question``."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    question: str = Field(min_length=1, max_length=MAX_QUESTION_CHARS)
+    text: str | None = Field(default=None, max_length=MAX_NARRATION_CHARS)
+    chunks: list[str] | None = Field(default=None, min_length=1, max_length=MAX_NARRATION_CHUNKS)
+
+    @model_validator(mode="after")
+    def _text_or_chunks(self) -> NarrationIn:
+        if self.text is None and self.chunks is None:
+            raise ValueError("give `text`, `chunks`, or both")
+        if self.chunks is not None:
+            joined = "".join(self.chunks)
+            if len(joined) > MAX_NARRATION_CHARS:
+                raise ValueError(f"the chunks exceed {MAX_NARRATION_CHARS} characters")
+            if self.text is not None and self.text != joined:
+                raise ValueError("`text` must equal the concatenated `chunks`")
+        if not self.question.strip():
+            raise ValueError("`question` must not be blank")
+        return self
+
+
+@dataclass(frozen=True, slots=True)
+class Narration:
+    text: str
+    chunks: tuple[str, ...] | None  # None: chunked like every other answer
+
+
+class NarrationBook:
+    """Registered narrations by exact (stripped) question, so concurrent tests never collide."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._by_question: dict[str, Narration] = {}
+
+    def register(self, wanted: NarrationIn) -> Narration:
+        chunks = tuple(wanted.chunks) if wanted.chunks is not None else None
+        text = wanted.text if wanted.text is not None else "".join(chunks or ())
+        narration = Narration(text, chunks)
+        with self._lock:
+            self._by_question[wanted.question.strip()] = narration
+        return narration
+
+    def get(self, question: str) -> Narration | None:
+        with self._lock:
+            return self._by_question.get(question.strip())
+
+    def forget(self, question: str | None = None) -> None:
+        with self._lock:
+            if question is None:
+                self._by_question.clear()
+            else:
+                self._by_question.pop(question.strip(), None)
+
+    def questions(self) -> list[str]:
+        with self._lock:
+            return sorted(self._by_question)
+
+
+def _is_loopback(request: Request) -> bool:
+    host = request.client.host if request.client else ""
+    return host.startswith(_LOOPBACK)
+
+
 def _openai_error(
     status: int, code: str, message: str, type_: str = "invalid_request_error"
 ) -> JSONResponse:
@@ -121,7 +200,9 @@ def _usage(request: ChatRequest, reply: Reply) -> dict[str, int]:
     }
 
 
-async def _chunks(request: ChatRequest, reply: Reply, stall_s: float) -> AsyncIterator[str]:
+async def _chunks(
+    request: ChatRequest, reply: Reply, stall_s: float, pieces: Sequence[str] | None = None
+) -> AsyncIterator[str]:
     base = {
         "id": f"chatcmpl-{uuid.uuid4().hex[:12]}",
         "object": "chat.completion.chunk",
@@ -138,8 +219,13 @@ async def _chunks(request: ChatRequest, reply: Reply, stall_s: float) -> AsyncIt
         # that goes away cancels this sleep with the response task.
         await anyio.sleep(stall_s)
     yield chunk({"role": "assistant", "content": ""})
-    for start in range(0, len(reply.content), CHUNK_CHARS):
-        yield chunk({"content": reply.content[start : start + CHUNK_CHARS]})
+    if pieces is None:
+        pieces = [
+            reply.content[start : start + CHUNK_CHARS]
+            for start in range(0, len(reply.content), CHUNK_CHARS)
+        ]
+    for piece in pieces:
+        yield chunk({"content": piece})
     for index, call in enumerate(reply.tool_calls):
         yield chunk(
             {
@@ -170,6 +256,7 @@ def create_app(*, stall_s: float | None = None) -> FastAPI:
     app = FastAPI(title="Beacon stub LLM")
     stall_for = stall_seconds() if stall_s is None else stall_s
     log = RequestLog()
+    book = NarrationBook()
 
     @app.get("/dev/requests")
     async def requests_made() -> dict[str, Any]:
@@ -178,6 +265,39 @@ def create_app(*, stall_s: float | None = None) -> FastAPI:
     @app.delete("/dev/requests", status_code=204)
     async def forget_requests() -> None:
         log.clear()
+
+    @app.post("/dev/narrations", status_code=201, response_model=None)
+    async def register_narration(request: Request) -> Any:
+        if not _is_loopback(request):
+            return JSONResponse({"error": "forbidden"}, status_code=403)
+        try:
+            wanted = NarrationIn.model_validate_json(await request.body())
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            field = ".".join(str(part) for part in first["loc"]) or "(body)"
+            return JSONResponse(
+                {"error": "invalid_request", "field": field, "message": first["msg"]},
+                status_code=422,
+            )
+        narration = book.register(wanted)
+        chunks = None if narration.chunks is None else len(narration.chunks)
+        return JSONResponse(
+            {"question": wanted.question.strip(), "chars": len(narration.text), "chunks": chunks},
+            status_code=201,
+        )
+
+    @app.get("/dev/narrations", response_model=None)
+    async def registered_narrations(request: Request) -> Any:
+        if not _is_loopback(request):
+            return JSONResponse({"error": "forbidden"}, status_code=403)
+        return {"questions": book.questions()}
+
+    @app.delete("/dev/narrations", status_code=204, response_model=None)
+    async def forget_narrations(request: Request, question: str | None = None) -> Response:
+        if not _is_loopback(request):
+            return JSONResponse({"error": "forbidden"}, status_code=403)
+        book.forget(question)
+        return Response(status_code=204)
 
     @app.get("/healthz")
     async def healthz() -> dict[str, bool]:
@@ -226,9 +346,24 @@ def create_app(*, stall_s: float | None = None) -> FastAPI:
             if script is not None and script.stall and script.applies(bool(request.tools))
             else 0.0
         )
-        reply = respond(request, script)
+        pieces: tuple[str, ...] | None = None
+        if script is not None and script.narrates and not request.tools:
+            _, question = _last_user([m.model_dump(exclude_none=True) for m in request.messages])
+            narration = book.get(question)
+            if narration is None:
+                return _openai_error(
+                    409,
+                    "narration_not_registered",
+                    f"scripted:{script.name} has no narration for the question "
+                    f"{question[:200]!r}: POST /dev/narrations first",
+                )
+            reply, pieces = Reply(narration.text), narration.chunks
+        else:
+            reply = respond(request, script)
         if request.stream:
-            return StreamingResponse(_chunks(request, reply, stall), media_type="text/event-stream")
+            return StreamingResponse(
+                _chunks(request, reply, stall, pieces), media_type="text/event-stream"
+            )
         if stall:
             await anyio.sleep(stall)
         message: dict[str, Any] = {"role": "assistant", "content": reply.content or None}

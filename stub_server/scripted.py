@@ -8,15 +8,19 @@ ones, ``at="always"`` every call.
 
 from __future__ import annotations
 
+import json
+import re
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from stub_server.rules_model import Reply, _last_user, plan
+from stub_server.rules_model import Reply, _last_user, _text, plan
 from stub_server.rules_narrator import narrate
 
 PREFIX = "scripted:"
 RULES = "beacon-rules"
 At = Literal["answer", "plan", "always"]
+# A planner that counts by listing, then obeys the loop's aggregate correction or not.
+ListsCounts = Literal["obeys", "ignores"]
 
 # The measured shape (seed 003): a DeepSeek endpoint wrote its tool-call protocol
 # into ``choices[].delta.content`` with a ``stop`` finish and no structured calls.
@@ -65,6 +69,8 @@ class Script:
     overclaim: bool = False
     once: bool = False  # misbehave on the turn's first answer call only (a repair then works)
     direct: bool = False  # plan exactly the call the question spells out: "CALL tool {json}"
+    narrates: bool = False  # answer with the narration a test registered for the question
+    lists_counts: ListsCounts | None = None  # "how many" planned as a listing (see _lists_counts)
 
     def applies(self, has_tools: bool) -> bool:
         return self.at == "always" or (self.at == "plan") == has_tools
@@ -105,6 +111,12 @@ SCRIPTS: dict[str, Script] = {
             Reply(NARRATION_BEFORE_DSML + DSML_BLOCK),
         ),
         Script("overclaims", "writes 'I found 10' itself", "answer", overclaim=True),
+        Script(
+            "narrates",
+            "answers with the narration a test registered for the question (POST /dev/narrations)",
+            "answer",
+            narrates=True,
+        ),
         Script("empty", "an empty answer with a stop finish", "answer", Reply("")),
         Script("restates-denial", "repeats a licence denial", "answer", Reply(DENIAL)),
         Script(
@@ -121,6 +133,18 @@ SCRIPTS: dict[str, Script] = {
         ),
         Script("stall", "sends headers, then nothing past the deadline", "answer", stall=True),
         Script("budget-exhaust", "calls a tool every round", "plan", budget_exhaust=True),
+        Script(
+            "lists-counts",
+            "lists for a 'how many' question, then obeys the aggregate correction",
+            "plan",
+            lists_counts="obeys",
+        ),
+        Script(
+            "lists-always",
+            "lists for a 'how many' question, and lists again when corrected",
+            "plan",
+            lists_counts="ignores",
+        ),
         _http(400, "invalid_request_error", "context_length_exceeded", "Prompt is too long."),
         _http(401, "authentication_error", "invalid_api_key", "Authentication Fails."),
         _http(402, "insufficient_quota", "insufficient_balance", "Insufficient Balance."),
@@ -175,6 +199,56 @@ def _direct_call(messages: list[dict[str, Any]]) -> Reply:
     return Reply("", [call])
 
 
+_HOW_MANY_LEAD = re.compile(r"^\s*how\s+many\s+", re.IGNORECASE)
+_LINKING_VERB = re.compile(r"\s+(?:are|is|were|was)\s+(?=(?:in|on|at|of|for)\b)", re.IGNORECASE)
+
+
+def _listing_question(question: str) -> str | None:
+    """A count question as a listing: "How many panoramas are in X?" → "list all panoramas in X"."""
+    if not _HOW_MANY_LEAD.match(question):
+        return None
+    subject = _LINKING_VERB.sub(" ", _HOW_MANY_LEAD.sub("", question, count=1), count=1)
+    return "list all " + subject.strip(" ?.!")
+
+
+def _query_call(call: dict[str, Any], call_id: str, question: str) -> dict[str, Any]:
+    arguments = {**json.loads(call["function"]["arguments"]), "question": question}
+    return {
+        "id": call_id,
+        "type": "function",
+        "function": {"name": "query_data", "arguments": json.dumps(arguments)},
+    }
+
+
+def _lists_counts(messages: list[dict[str, Any]], tool_names: set[str], *, obeys: bool) -> Reply:
+    """A planner that answers "how many" by listing (a listing stops at the row cap).
+
+    Its first round asks query_data for the rows, then it is done — unless a
+    system message naming query_data (the loop's aggregate correction) arrived
+    after the question: then it asks for the COUNT (``obeys``) or lists again,
+    once, and is done. Any other question is planned like ``beacon-rules``.
+    """
+    user_index, question = _last_user(messages)
+    listing = _listing_question(question)
+    first = plan(messages[: user_index + 1], tool_names).tool_calls
+    if listing is None or not first or first[0]["function"]["name"] != "query_data":
+        return plan(messages, tool_names)
+    after = messages[user_index + 1 :]
+    corrected = next(
+        (i for i, m in enumerate(after) if m.get("role") == "system" and "query_data" in _text(m)),
+        None,
+    )
+    if corrected is None:
+        if any(m.get("role") == "tool" for m in after):
+            return Reply("READY")
+        return Reply("", [_query_call(first[0], "call_list_1", listing)])
+    if any(m.get("role") == "assistant" and m.get("tool_calls") for m in after[corrected:]):
+        return Reply("READY")
+    if obeys:
+        return Reply("", [_query_call(first[0], "call_count_2", question)])
+    return Reply("", [_query_call(first[0], "call_list_2", listing)])
+
+
 def scripted_reply(script: Script, messages: list[dict[str, Any]], tool_names: set[str]) -> Reply:
     """The canned reply where the script applies, ``beacon-rules`` elsewhere."""
     has_tools = bool(tool_names)
@@ -182,8 +256,13 @@ def scripted_reply(script: Script, messages: list[dict[str, Any]], tool_names: s
         return plan(messages, tool_names) if has_tools else Reply(narrate(messages))
     if script.budget_exhaust:
         return _keep_calling(messages, tool_names)
+    if script.lists_counts is not None:
+        return _lists_counts(messages, tool_names, obeys=script.lists_counts == "obeys")
     if script.direct:
         return _direct_call(messages)
+    if script.narrates:
+        # The app answers these from its narration book; reaching here means it did not.
+        raise LookupError(f"scripted:{script.name} answers only through the app's narrations")
     if script.stall:
         return Reply(narrate(messages))  # reached only if the caller waited out the stall
     if script.overclaim:

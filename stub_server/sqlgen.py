@@ -3,14 +3,19 @@
 Deterministic on purpose: the same question always yields the same SQL, so a
 test can compare a COUNT with an independent count over the corpus records.
 Filter values are matched against closed vocabularies before they are inlined,
-so no user text ever reaches the SQL except the bound ``project_id``.
+so no user text ever reaches the SQL except as a bound parameter (the
+``project_id``, and the structured filters' values).
+
+Structured filters (``Filters``, the tool's schema-declared arguments) are ANDed
+onto whatever the question says: they can only narrow it. A filter on a field
+the queried table lacks is refused, never ignored.
 """
 
 from __future__ import annotations
 
 import calendar
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 
 from stub_server.corpus import COMPANIES, QUALITY_CATEGORIES, SAFETY_CATEGORIES
 
@@ -30,11 +35,30 @@ class Query:
 
 
 @dataclass(frozen=True, slots=True)
+class Filters:
+    """The structured filters ``query_data`` accepts next to its question."""
+
+    level_number: int | None = None
+    status: str | None = None
+    category: str | None = None
+    kind: str | None = None
+    company: str | None = None
+    date_from: str | None = None  # inclusive, YYYY-MM-DD
+    date_to: str | None = None  # inclusive, YYYY-MM-DD
+
+    def given(self) -> dict[str, int | str]:
+        """The filters set, by argument name (what a cursor is bound to)."""
+        return {f.name: v for f in fields(self) if (v := getattr(self, f.name)) is not None}
+
+
+@dataclass(frozen=True, slots=True)
 class _Entity:
     table: str
     columns: tuple[str, ...]
     date_column: str | None
     words: tuple[str, ...]
+    # Typed columns a structured filter may name (beside the date column).
+    filterable: tuple[str, ...] = ()
 
 
 # Checked in order: an explicit noun ("panoramas") wins over "findings" adjectives.
@@ -44,12 +68,14 @@ _ENTITIES: tuple[_Entity, ...] = (
         ("id", "label", "level_number", "captured_at"),
         "captured_at",
         ("panorama", "panoramas", "pano", "panos", "capture", "captures", "360", "360s"),
+        ("level_number",),
     ),
     _Entity(
         "photos",
         ("id", "title", "level_number", "capture_id", "taken_at"),
         "taken_at",
         ("photo", "photos", "picture", "pictures", "image", "images"),
+        ("level_number",),
     ),
     _Entity(
         "annotations",
@@ -69,6 +95,7 @@ _ENTITIES: tuple[_Entity, ...] = (
             "safety",
             "quality",
         ),
+        ("level_number", "status", "category", "kind", "company"),
     ),
     _Entity("levels", ("id", "number", "name"), None, ("levels", "floors")),
     # Like the upstream's text-to-SQL model, the rules know a table the schema
@@ -132,8 +159,32 @@ def _annotation_filters(text: str) -> list[str]:
     return where
 
 
-def to_sql(question: str, project_id: str) -> Query:
-    """Translate a question about one project into SQL; ``?`` binds ``project_id``."""
+def _structured(entity: _Entity, filters: Filters) -> tuple[list[str], tuple[str, ...]]:
+    """WHERE clauses and their bound values for the structured filters."""
+    where: list[str] = []
+    params: list[str] = []
+    for name, value in filters.given().items():
+        if name in ("date_from", "date_to"):
+            if entity.date_column is None:
+                raise UntranslatableQuestion(f"{entity.table} have no date to filter by")
+            op = ">=" if name == "date_from" else "<="
+            where.append(f"substr({entity.date_column}, 1, 10) {op} ?")
+            params.append(str(value))
+        elif name not in entity.filterable:
+            raise UntranslatableQuestion(f"{entity.table} have no {name} to filter by")
+        elif name == "level_number":
+            where.append(f"level_number = {int(value)}")
+        else:
+            where.append(f"{name} = ? COLLATE NOCASE" if name == "company" else f"{name} = ?")
+            params.append(str(value))
+    return where, tuple(params)
+
+
+def to_sql(question: str, project_id: str, filters: Filters | None = None) -> Query:
+    """Translate a question about one project into SQL; ``?`` binds ``project_id``.
+
+    ``filters`` are ANDed last, their values bound after ``project_id``.
+    """
     text = " ".join(question.lower().split())
     entity = _entity(text)
     where = ["project_id = ?"]
@@ -147,13 +198,15 @@ def to_sql(question: str, project_id: str) -> Query:
         end_year, end_month = (year + 1, 1) if number == 12 else (year, number + 1)
         where.append(f"{entity.date_column} >= '{year:04d}-{number:02d}-01'")
         where.append(f"{entity.date_column} < '{end_year:04d}-{end_month:02d}-01'")
-    clause = " AND ".join(where)
+    extra, bound = _structured(entity, filters or Filters())
+    clause = " AND ".join([*where, *extra])
+    params = (project_id, *bound)
     if _COUNT.search(text):
         sql = f"SELECT COUNT(*) AS count FROM {entity.table} WHERE {clause}"
-        return Query(sql, (project_id,), True, entity.table, "COUNT", "count")
+        return Query(sql, params, True, entity.table, "COUNT", "count")
     order = "number" if entity.table == "levels" else "id"
     sql = f"SELECT {', '.join(entity.columns)} FROM {entity.table} WHERE {clause} ORDER BY {order}"
-    return Query(sql, (project_id,), False, entity.table)
+    return Query(sql, params, False, entity.table)
 
 
 def with_row_cap(query: Query, cap: int) -> Query:

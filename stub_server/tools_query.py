@@ -4,17 +4,30 @@ The row cap is injected into list SQL, ``total`` is the number of rows the
 *capped* SQL returned and a page holds the whole capped table, so a saturated
 result says ``total: 3000, has_more: false`` — the upstream's false completion
 signal, reproduced on purpose. The cursor carries the question, not the SQL.
+
+Beside the question it takes structured filters (level, status, category,
+kind, company, an inclusive date range), declared in its input schema and
+ANDed onto the generated SQL: a caller can narrow a question without
+rewording it. A cursor is bound to them as it is to the question.
 """
 
 from __future__ import annotations
 
 import sqlite3
-from typing import Any, Self
+from datetime import date
+from typing import Any, Literal, Self
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from stub_server import db
-from stub_server.sqlgen import Query, UntranslatableQuestion, to_sql, with_row_cap
+from stub_server.sqlgen import Filters, Query, UntranslatableQuestion, to_sql, with_row_cap
 from stub_server.tools import (
     Flags,
     ToolContext,
@@ -25,6 +38,7 @@ from stub_server.tools import (
     envelope,
     markdown_table,
 )
+from stub_server.tools_records import Category, Status
 
 QUERY_RAN_LINE = "Query executed successfully."
 _TEXT_ROWS = 20  # the full rows travel in structuredContent; the text stays small
@@ -46,12 +60,49 @@ class QueryDataArgs(BaseModel):
     cursor: str | None = Field(
         default=None, min_length=1, max_length=4000, description="From a previous page's cursor."
     )
+    level_number: int | None = Field(
+        default=None, ge=1, le=200, description="Only rows on this level."
+    )
+    status: Status | None = Field(default=None, description="Only findings in this status.")
+    category: Category | None = Field(default=None, description="Only findings of this category.")
+    kind: Literal["safety", "quality"] | None = Field(
+        default=None, description="Only findings of this kind."
+    )
+    company: str | None = Field(
+        default=None, min_length=1, max_length=100, description="Only findings of this company."
+    )
+    date_from: str | None = Field(
+        default=None, pattern=r"^\d{4}-\d{2}-\d{2}$", description="Inclusive, YYYY-MM-DD."
+    )
+    date_to: str | None = Field(
+        default=None, pattern=r"^\d{4}-\d{2}-\d{2}$", description="Inclusive, YYYY-MM-DD."
+    )
+
+    @field_validator("date_from", "date_to")
+    @classmethod
+    def _real_date(cls, value: str | None) -> str | None:
+        if value is not None:
+            date.fromisoformat(value)  # "2026-02-30" fails here, naming the field
+        return value
 
     @model_validator(mode="after")
     def _question_or_cursor(self) -> Self:
         if self.question is None and self.cursor is None:
             raise ValueError("either question or cursor is required")
+        if self.date_from and self.date_to and self.date_from > self.date_to:
+            raise ValueError("date_from must not be after date_to")
         return self
+
+    def filters(self) -> Filters:
+        return Filters(
+            level_number=self.level_number,
+            status=self.status,
+            category=self.category,
+            kind=self.kind,
+            company=self.company,
+            date_from=self.date_from,
+            date_to=self.date_to,
+        )
 
 
 def _run(ctx: ToolContext, query: Query) -> tuple[list[str], list[dict[str, Any]]]:
@@ -62,22 +113,37 @@ def _run(ctx: ToolContext, query: Query) -> tuple[list[str], list[dict[str, Any]
     return columns, [dict(zip(columns, row, strict=True)) for row in rows]
 
 
+def _cursor_filters(bound: object) -> Filters:
+    """The filters a cursor was issued for, validated as arguments are."""
+    if not isinstance(bound, dict):
+        raise ToolError("Invalid cursor: it was not issued by this tool.")
+    try:
+        return QueryDataArgs.model_validate({"question": "-", **bound}).filters()
+    except ValidationError as exc:
+        raise ToolError("Invalid cursor: it was not issued by this tool.") from exc
+
+
 def query_data(ctx: ToolContext, args: QueryDataArgs, flags: Flags) -> ToolOutput:
     project = ctx.project(args.project_id)
-    question, offset = args.question, 0
+    question, offset, filters = args.question, 0, args.filters()
     if args.cursor is not None:
         state = decode_cursor(args.cursor, "query")
         if state.get("p") != project.id or (question is not None and state.get("q") != question):
             raise ToolError("Invalid cursor: it belongs to a different question.")
-        question, offset = str(state.get("q")), state["o"]
+        bound = state.get("f") or {}
+        if filters.given() and filters.given() != bound:
+            raise ToolError("Invalid cursor: it belongs to different filters.")
+        question, offset, filters = str(state.get("q")), state["o"], _cursor_filters(bound)
     assert question is not None  # guaranteed by QueryDataArgs
     try:
-        query = with_row_cap(to_sql(question, project.id), ctx.settings.row_cap)
+        query = with_row_cap(to_sql(question, project.id, filters), ctx.settings.row_cap)
     except UntranslatableQuestion as exc:
         raise ToolError(f"Could not translate the question into SQL: {exc}") from exc
     if flags.cursor_drift and args.cursor is not None and not query.is_aggregate:
         # Page 2 regenerates the SQL from the question, and this time it differs.
-        query = with_row_cap(to_sql(question, project.id), max(1, ctx.settings.row_cap - 7))
+        query = with_row_cap(
+            to_sql(question, project.id, filters), max(1, ctx.settings.row_cap - 7)
+        )
         offset = max(0, offset - 3)
     columns, rows = _run(ctx, query)
     if flags.zero_hits:
@@ -86,7 +152,10 @@ def query_data(ctx: ToolContext, args: QueryDataArgs, flags: Flags) -> ToolOutpu
     total = len(rows)
     page = rows[offset : offset + ctx.settings.query_page_size]
     has_more = offset + len(page) < total
-    cursor = encode_cursor({"t": "query", "p": project.id, "q": question, "o": offset + len(page)})
+    issued: dict[str, Any] = {"t": "query", "p": project.id, "q": question, "o": offset + len(page)}
+    if filters.given():
+        issued["f"] = filters.given()
+    cursor = encode_cursor(issued)
     aggregate = None
     if query.is_aggregate and page:
         column = query.aggregate_column or columns[0]

@@ -26,6 +26,7 @@ from beacon.adjudication.counts import (
 from beacon.adjudication.emptiness import Emptiness, result_emptiness
 from beacon.adjudication.errors import AdjudicationError
 from beacon.adjudication.failure import Fingerprint, fingerprint, is_in_band_failure
+from beacon.adjudication.guard import Drop, GuardedStream, judge
 from beacon.adjudication.markup import MARKUP_WINDOW, starts_with_protocol_markup
 from beacon.adjudication.narrowing import (
     PageShape,
@@ -40,6 +41,7 @@ from beacon.adjudication.slots import (
     SlotValue,
     render_narration,
 )
+from beacon.adjudication.standing import Source, Standing, build_standing
 from beacon.adjudication.stitch import Anomaly, StitchResult, stitch_pages
 from beacon.adjudication.subset_gate import GATE_TABLE, GateEvent, GateState, gate_step
 
@@ -58,18 +60,23 @@ __all__ = [
     "Basis",
     "CallFacts",
     "CountVerdict",
+    "Drop",
     "Emptiness",
     "Fingerprint",
     "GateEvent",
     "GateState",
     "Grade",
+    "GuardedStream",
     "PageShape",
     "Recovery",
     "SlotStream",
     "SlotValue",
+    "Source",
+    "Standing",
     "StitchResult",
     "absence_cause",
     "apply_scope",
+    "build_standing",
     "call_anchors",
     "fingerprint",
     "gate_step",
@@ -77,6 +84,7 @@ __all__ = [
     "grade_count",
     "grade_view_list",
     "is_in_band_failure",
+    "judge",
     "promote_complete",
     "read_accounting",
     "render_narration",

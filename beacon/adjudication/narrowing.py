@@ -9,21 +9,45 @@ the cards are the complete set: SHOWN (or a bound) is promoted to EXACT.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
 from beacon.adjudication.counts import Basis, CountVerdict, Grade
 
-# Filter axes each tool accepts: a counter-question may offer only these.
+# Filter axes each tool's input schema accepts: a counter-question may offer only
+# these (a tool absent here accepts none). The order breaks ties between axes.
 FILTER_AXES: Mapping[str, tuple[str, ...]] = {
-    "query_data": ("level", "status", "category", "company", "date_range"),
-    "list_annotations": ("level", "status", "category", "company", "date_range"),
-    "search_photos": ("level", "date_range"),
-    "search_documents": ("date_range",),
+    "query_data": ("level", "status", "category", "company", "kind", "date_range"),
+    "list_annotations": ("level", "status", "category", "company", "kind", "date_range"),
+    "search_photos": ("level",),
+}
+# "How many …?" per locale, as data: a count question is answered by a
+# single-value aggregate (SPEC §3). Matched on the NFKC form, case-insensitively.
+HOW_MANY_PATTERNS: Mapping[str, tuple[str, ...]] = {
+    "en": (
+        r"\bhow\s+many\b",
+        r"\bhow\s+much\b",
+        r"\bnumber\s+of\b",
+        r"\bcount\b",
+        r"\btotal\s+number\b",
+    ),
+    # 몇 alone asks "how many"; 몇몇 is "several", not a question.
+    "ko": (r"몇\s*(?:개|건|장|명)", r"개수", r"건수", r"(?<!몇)몇(?!몇)"),
+    "ja": (r"いくつ", r"何件", r"何枚", r"何個", r"何人", r"件数", r"総数", r"数は"),
+    # Anzahl, also inside compounds (Gesamtanzahl), but not Anzahlung (a down payment).
+    "de": (r"\bwie\s*viele?\b", r"anzahl(?!ung)"),
+    # Unaccented "cuantos" too, except "unos cuantos" (a few).
+    "es": (
+        r"\bcuánt[oa]s?\b",
+        r"(?<!\bunos\s)(?<!\bunas\s)\bcuant[oa]s\b",
+        r"\bn[uú]mero\s+de\b",
+        r"\bcantidad\s+de\b",
+    ),
 }
 _HOW_MANY = re.compile(
-    r"\b(how many|how much|number of|count of|count the|total number)\b", re.IGNORECASE
+    "|".join(p for patterns in HOW_MANY_PATTERNS.values() for p in patterns), re.IGNORECASE
 )
 
 
@@ -44,8 +68,12 @@ def offerable_axes(tool: str, candidates: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def wants_aggregate(question: str) -> bool:
-    """A "how many" question is answered by a single-value aggregate, not a list count."""
-    return bool(_HOW_MANY.search(question))
+    """A "how many" question is answered by a single-value aggregate, not a list count.
+
+    Any of the five locales' phrasings counts, whatever the request's locale:
+    the question's language is the user's, not the panel's.
+    """
+    return bool(_HOW_MANY.search(unicodedata.normalize("NFKC", question)))
 
 
 @dataclass(frozen=True, slots=True)

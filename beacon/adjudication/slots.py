@@ -15,7 +15,18 @@ from beacon.adjudication.counts import Grade
 
 SLOT = re.compile(r"\{\{(count|shown):([A-Za-z0-9_-]{1,32})\}\}")
 _NUMERAL = re.compile(r"(?<![\w.,])\d{1,3}(?:[,.]\d{3})+(?![\w])|(?<![\w.,])\d+(?![\w,.]\d)")
-_SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+|\n+")
+# A sentence ends at . ! ? before whitespace, at 。！？ (Japanese needs no space after
+# them), or at a line break — but not at a German ordinal's dot ("12. März", "3. Stock").
+_GERMAN_AFTER_ORDINAL = (
+    "Januar|Februar|März|April|Mai|Juni|Juli|August|September|Oktober|November|Dezember"
+    "|Stock|Etage|Ebene|OG|UG"
+)
+_BOUNDARY_LOOKAHEAD = 12  # longer than any word the ordinal rule looks at, plus \b
+_SENTENCE_END = re.compile(
+    r"(?<=[!?])\s+|(?<=\.)(?<!\d\.)\s+"
+    rf"|(?<=\d\.)(?P<ordinal>\s+)(?=[^\W\d_a-zäöüß])(?!(?:{_GERMAN_AFTER_ORDINAL})\b)"
+    r"|(?<=[。！？])\s*(?=\S)|\n+"
+)
 
 Locale = str
 PHRASES: Mapping[Locale, Mapping[Grade, str]] = {
@@ -167,8 +178,10 @@ class SlotStream:
         self._pending += chunk
         last_end = 0
         for match in _SENTENCE_END.finditer(self._pending):
-            # A boundary touching the end may still grow (more whitespace).
-            if match.end() < len(self._pending):
+            # A boundary near the end may still change: more whitespace may follow, or
+            # the word after an ordinal's dot ("3. Stock") may not be whole yet.
+            margin = _BOUNDARY_LOOKAHEAD if match.group("ordinal") else 1
+            if match.end() + margin <= len(self._pending):
                 last_end = match.end()
         done, self._pending = self._pending[:last_end], self._pending[last_end:]
         return self._render(split_sentences(done))

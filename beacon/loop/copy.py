@@ -12,12 +12,13 @@ from beacon.adjudication import AbsenceCause
 
 LOCALES = ("en", "ko", "ja", "de", "es")
 
+# Axis-neutral: the options say which axis (level, month, status, …) they narrow.
 COUNTER_QUESTION: Mapping[str, str] = {
-    "en": "That was a sample. Narrow it to one level to see the complete set:",
-    "ko": "일부 결과입니다. 전체 목록을 보려면 층을 하나 고르세요:",
-    "ja": "これは一部です。すべてを見るには階を一つ選んでください:",
-    "de": "Das war eine Auswahl. Auf eine Ebene eingrenzen, um die vollständige Menge zu sehen:",
-    "es": "Era una muestra. Limítelo a un nivel para ver el conjunto completo:",
+    "en": "That was a sample. Pick one to narrow it down:",
+    "ko": "일부 결과입니다. 범위를 좁히려면 하나를 고르세요:",
+    "ja": "これは一部です。絞り込むには一つ選んでください:",
+    "de": "Das war eine Auswahl. Zum Eingrenzen eine Option wählen:",
+    "es": "Era una muestra. Elija una opción para acotarla:",
 }
 LEVEL_LABEL: Mapping[str, str] = {
     "en": "Level {n}",
@@ -32,6 +33,143 @@ LEVEL_REPLY: Mapping[str, str] = {
     "ja": "{n}階だけ",
     "de": "Nur Ebene {n}",
     "es": "Solo el nivel {n}",
+}
+# Months for the date-range axis (ko and ja write the month as a number).
+MONTH_NAMES: Mapping[str, tuple[str, ...]] = {
+    "en": (
+        "January", "February", "March", "April", "May", "June",
+        "July", "August", "September", "October", "November", "December",
+    ),
+    "de": (
+        "Januar", "Februar", "März", "April", "Mai", "Juni",
+        "Juli", "August", "September", "Oktober", "November", "Dezember",
+    ),
+    "es": (
+        "enero", "febrero", "marzo", "abril", "mayo", "junio",
+        "julio", "agosto", "septiembre", "octubre", "noviembre", "diciembre",
+    ),
+}  # fmt: skip
+DATE_LABEL: Mapping[str, str] = {
+    "en": "{month_name} {year}",
+    "ko": "{year}년 {month}월",
+    "ja": "{year}年{month}月",
+    "de": "{month_name} {year}",
+    "es": "{month_name} de {year}",
+}
+DATE_REPLY: Mapping[str, str] = {
+    "en": "Only {month_name} {year}",
+    "ko": "{year}년 {month}월만",
+    "ja": "{year}年{month}月だけ",
+    "de": "Nur {month_name} {year}",
+    "es": "Solo {month_name} de {year}",
+}
+# Values of closed vocabularies, by value then locale (an unknown value is shown as is).
+STATUS_NAMES: Mapping[str, Mapping[str, str]] = {
+    "open": {"en": "open", "ko": "미해결", "ja": "未対応", "de": "offen", "es": "abierto"},
+    "closed": {"en": "closed", "ko": "해결됨", "ja": "対応済み", "de": "erledigt", "es": "cerrado"},
+    "in_review": {
+        "en": "in review",
+        "ko": "검토 중",
+        "ja": "確認中",
+        "de": "in Prüfung",
+        "es": "en revisión",
+    },
+}
+STATUS_LABEL: Mapping[str, str] = {
+    "en": "Status: {value}",
+    "ko": "상태: {value}",
+    "ja": "状態: {value}",
+    "de": "Status: {value}",
+    "es": "Estado: {value}",
+}
+STATUS_REPLY: Mapping[str, str] = {
+    "en": "Only status {value}",
+    "ko": "{value} 상태만",
+    "ja": "{value}のものだけ",
+    "de": "Nur Status {value}",
+    "es": "Solo el estado {value}",
+}
+KIND_NAMES: Mapping[str, Mapping[str, str]] = {
+    "safety": {"en": "safety", "ko": "안전", "ja": "安全", "de": "Sicherheit", "es": "seguridad"},
+    "quality": {"en": "quality", "ko": "품질", "ja": "品質", "de": "Qualität", "es": "calidad"},
+}
+KIND_LABEL: Mapping[str, str] = {
+    "en": "Kind: {value}",
+    "ko": "유형: {value}",
+    "ja": "種類: {value}",
+    "de": "Art: {value}",
+    "es": "Tipo: {value}",
+}
+KIND_REPLY: Mapping[str, str] = {
+    "en": "Only {value} findings",
+    "ko": "{value} 항목만",
+    "ja": "{value}の指摘だけ",
+    "de": "Nur Art {value}",
+    "es": "Solo de {value}",
+}
+# Categories and companies are the upstream's own values, quoted as they came back.
+CATEGORY_LABEL: Mapping[str, str] = {
+    "en": "Category: {value}",
+    "ko": "분류: {value}",
+    "ja": "分類: {value}",
+    "de": "Kategorie: {value}",
+    "es": "Categoría: {value}",
+}
+CATEGORY_REPLY: Mapping[str, str] = {
+    "en": "Only category {value}",
+    "ko": "{value} 분류만",
+    "ja": "{value}の分類だけ",
+    "de": "Nur Kategorie {value}",
+    "es": "Solo la categoría {value}",
+}
+COMPANY_LABEL: Mapping[str, str] = {
+    "en": "Company: {value}",
+    "ko": "업체: {value}",
+    "ja": "会社: {value}",
+    "de": "Firma: {value}",
+    "es": "Empresa: {value}",
+}
+COMPANY_REPLY: Mapping[str, str] = {
+    "en": "Only {value}",
+    "ko": "{value}만",
+    "ja": "{value}だけ",
+    "de": "Nur {value}",
+    "es": "Solo {value}",
+}
+# The axes by name, for saying how a sample could be narrowed (single mode).
+AXIS_NAMES: Mapping[str, Mapping[str, str]] = {
+    "level": {"en": "level", "ko": "층", "ja": "階", "de": "Ebene", "es": "nivel"},
+    "date_range": {
+        "en": "month",
+        "ko": "월",
+        "ja": "月",
+        "de": "Monat",
+        "es": "mes",
+    },
+    "status": {"en": "status", "ko": "상태", "ja": "状態", "de": "Status", "es": "estado"},
+    "category": {
+        "en": "category",
+        "ko": "분류",
+        "ja": "分類",
+        "de": "Kategorie",
+        "es": "categoría",
+    },
+    "company": {"en": "company", "ko": "업체", "ja": "会社", "de": "Firma", "es": "empresa"},
+    "kind": {"en": "kind", "ko": "유형", "ja": "種類", "de": "Art", "es": "tipo"},
+}
+AXIS_OR: Mapping[str, str] = {
+    "en": " or ",
+    "ko": " 또는 ",
+    "ja": "または",
+    "de": " oder ",
+    "es": " o ",
+}
+NARROW_HINT: Mapping[str, str] = {
+    "en": "That was a sample. To narrow it down, ask again for one {axes}.",
+    "ko": "일부 결과입니다. 범위를 좁히려면 {axes}을(를) 하나 지정해 다시 질문하세요.",
+    "ja": "これは一部です。絞り込むには{axes}を一つ指定して聞き直してください。",
+    "de": "Das war eine Auswahl. Zum Eingrenzen erneut fragen, eingeschränkt auf {axes}.",
+    "es": "Era una muestra. Para acotarla, pregunte de nuevo indicando {axes}.",
 }
 ABSENCE: Mapping[AbsenceCause, Mapping[str, str]] = {
     AbsenceCause.ZERO_FROM_START: {

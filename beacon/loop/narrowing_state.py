@@ -8,27 +8,63 @@ search found nothing — automatically at the end of that turn.
 
 from __future__ import annotations
 
+import calendar
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from beacon.adjudication import GateEvent, GateState, Grade, gate_step
 from beacon.adjudication.narrowing import FILTER_AXES
-from beacon.loop.copy import LEVEL_LABEL, LEVEL_REPLY, say
+from beacon.loop.copy import (
+    AXIS_NAMES,
+    AXIS_OR,
+    CATEGORY_LABEL,
+    CATEGORY_REPLY,
+    COMPANY_LABEL,
+    COMPANY_REPLY,
+    DATE_LABEL,
+    DATE_REPLY,
+    KIND_LABEL,
+    KIND_NAMES,
+    KIND_REPLY,
+    LEVEL_LABEL,
+    LEVEL_REPLY,
+    MONTH_NAMES,
+    NARROW_HINT,
+    STATUS_LABEL,
+    STATUS_NAMES,
+    STATUS_REPLY,
+    say,
+)
 from beacon.loop.evidence import Evidence
 
 MAX_OPTIONS = 3
 # A narrowed scope asks for the tool's largest page, so the whole set can come
 # back as one page with nothing beyond it.
-NARROWED_PAGE = {"search_photos": 50}
-_LEVEL = re.compile(r"(\d+)")
-# Scope keys per tool, in the tool's own argument names.
-SCOPE_KEYS: dict[str, tuple[str, ...]] = {
-    "search_photos": ("level_number", "limit"),
-    "list_annotations": ("level_number",),
+NARROWED_PAGE = {"search_photos": 50, "list_annotations": 100}
+# How each filter axis travels, in the tools' own argument names.
+AXIS_KEYS: Mapping[str, tuple[str, ...]] = {
+    "level": ("level_number",),
+    "date_range": ("date_from", "date_to"),
+    "status": ("status",),
+    "category": ("category",),
+    "company": ("company",),
+    "kind": ("kind",),
 }
+# Scope keys per tool: its axes' arguments (FILTER_AXES is the one table of what a
+# tool accepts) and, where a narrowed scope asks for the largest page, its limit.
+SCOPE_KEYS: Mapping[str, tuple[str, ...]] = {
+    tool: (
+        *(key for axis in axes for key in AXIS_KEYS[axis]),
+        *(("limit",) if tool in NARROWED_PAGE else ()),
+    )
+    for tool, axes in FILTER_AXES.items()
+}
+_LEVEL = re.compile(r"(\d+)")
+_MONTH = re.compile(r"^(\d{4})-(\d{2})")
+_DATE_FIELDS = ("created_at", "captured_at", "taken_at", "issued_on", "date")
 
 
 @dataclass(slots=True)
@@ -92,27 +128,179 @@ def scoped_arguments(tool: str, arguments: dict[str, Any], narrowing: Narrowing)
     return {**arguments, **{k: v for k, v in narrowing.scope.items() if k in keys}}
 
 
-def offer_levels(evidence: Evidence, locale: str) -> list[dict[str, Any]]:
-    """Options on the level axis, from the levels of the cards actually shown.
+# One axis value of one returned record; a month is (year, month).
+Value = int | str | tuple[int, int]
 
-    Grounded only in what came back (no count is promised), recommending the
-    level most shown cards are on.
+
+def _level(value: object) -> int | None:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, str) and (m := _LEVEL.search(value)):
+        return int(m.group(1))
+    return None
+
+
+def _month(value: object) -> tuple[int, int] | None:
+    if isinstance(value, str) and (m := _MONTH.match(value)) and 1 <= int(m.group(2)) <= 12:
+        return int(m.group(1)), int(m.group(2))
+    return None
+
+
+def _text(value: object) -> str | None:
+    return value if isinstance(value, str) and value.strip() else None
+
+
+def _record_date(record: Mapping[str, Any]) -> object:
+    return next((record[f] for f in _DATE_FIELDS if isinstance(record.get(f), str)), None)
+
+
+# Reading an axis's value off a returned record, and off a card (a card keeps
+# only its level and date: the other axes need the records' typed fields).
+_FROM_RECORD: Mapping[str, Callable[[Mapping[str, Any]], Value | None]] = {
+    "level": lambda r: _level(r.get("level_number")),
+    "date_range": lambda r: _month(_record_date(r)),
+    "status": lambda r: _text(r.get("status")),
+    "category": lambda r: _text(r.get("category")),
+    "company": lambda r: _text(r.get("company")),
+    "kind": lambda r: _text(r.get("kind")),
+}
+_FROM_CARD: Mapping[str, Callable[[Mapping[str, Any]], Value | None]] = {
+    "level": lambda c: _level(c.get("level")),
+    "date_range": lambda c: _month(c.get("date")),
+}
+
+
+def _tallies(
+    evidence: Evidence, records: Sequence[Mapping[str, Any]] | None
+) -> tuple[int, dict[str, Counter[Value]]]:
+    """How many records came back, and the values each offerable axis takes on them."""
+    if records is None:
+        rows: Sequence[Mapping[str, Any]] = [
+            *(c.model_dump() for c in evidence.citations),
+            *evidence.unshown,
+        ]
+        readers = _FROM_CARD
+    else:
+        rows, readers = records, _FROM_RECORD
+    tallies: dict[str, Counter[Value]] = {}
+    for axis in FILTER_AXES.get(evidence.tool, ()):
+        reader = readers.get(axis)
+        if reader is None:
+            continue
+        found = Counter(v for row in rows if (v := reader(row)) is not None)
+        if found:
+            tallies[axis] = found
+    return len(rows), tallies
+
+
+def _ranked_axes(
+    evidence: Evidence, records: Sequence[Mapping[str, Any]] | None
+) -> list[tuple[str, list[Value]]]:
+    """Grounded axes, best split first, each with its values most common first.
+
+    An axis splits the sample when it takes two values or more on it; among those,
+    the better split is the one whose offered options cover more of what came
+    back. Ties go to the axis listed first in ``FILTER_AXES``.
     """
-    if "level" not in FILTER_AXES.get(evidence.tool, ()) or evidence.tool not in NARROWED_PAGE:
-        return []
-    levels = Counter(
-        int(m.group(1)) for c in evidence.citations if c.level and (m := _LEVEL.search(c.level))
-    )
-    ranked = sorted(levels, key=lambda n: (-levels[n], n))[:MAX_OPTIONS]
-    return [
-        {
-            "label": say(LEVEL_LABEL, locale, n=n),
-            "reply": say(LEVEL_REPLY, locale, n=n),
-            "recommended": index == 0,
-            "scope": {"level_number": n, "limit": NARROWED_PAGE[evidence.tool]},
+    returned, tallies = _tallies(evidence, records)
+    order = FILTER_AXES.get(evidence.tool, ())
+    ranked: list[tuple[tuple[int, float, int], str, list[Value]]] = []
+    for axis, found in tallies.items():
+        values = sorted(found, key=lambda v: (-found[v], v))
+        covered = sum(found[v] for v in values[:MAX_OPTIONS]) / max(returned, 1)
+        key = (0 if len(values) > 1 else 1, -covered, order.index(axis))
+        ranked.append((key, axis, values))
+    ranked.sort(key=lambda entry: entry[0])
+    return [(axis, values) for _, axis, values in ranked]
+
+
+def _named(names: Mapping[str, Mapping[str, str]], value: str, locale: str) -> str:
+    locales = names.get(value)
+    return locales.get(locale, locales["en"]) if locales else value
+
+
+# Axes whose value is a word: its names by locale (a closed vocabulary; the
+# upstream's own values, such as a company, are quoted as they came back), and
+# the option's label and reply.
+_WORDED: Mapping[
+    str, tuple[Mapping[str, Mapping[str, str]], Mapping[str, str], Mapping[str, str]]
+] = {
+    "status": (STATUS_NAMES, STATUS_LABEL, STATUS_REPLY),
+    "kind": (KIND_NAMES, KIND_LABEL, KIND_REPLY),
+    "category": ({}, CATEGORY_LABEL, CATEGORY_REPLY),
+    "company": ({}, COMPANY_LABEL, COMPANY_REPLY),
+}
+
+
+def _option(tool: str, axis: str, value: Value, locale: str) -> dict[str, Any]:
+    """One option's copy and the scope that really narrows ``tool`` to ``value``."""
+    scope: dict[str, Any]
+    if axis == "level":
+        assert isinstance(value, int)
+        label, reply = say(LEVEL_LABEL, locale, n=value), say(LEVEL_REPLY, locale, n=value)
+        scope = {"level_number": value}
+    elif axis == "date_range":
+        assert isinstance(value, tuple)
+        year, month = value
+        last = calendar.monthrange(year, month)[1]
+        words = {
+            "year": year,
+            "month": month,
+            "month_name": MONTH_NAMES.get(locale, MONTH_NAMES["en"])[month - 1],
         }
-        for index, n in enumerate(ranked)
+        label, reply = say(DATE_LABEL, locale, **words), say(DATE_REPLY, locale, **words)
+        scope = {
+            "date_from": f"{year:04d}-{month:02d}-01",
+            "date_to": f"{year:04d}-{month:02d}-{last:02d}",
+        }
+    else:
+        assert isinstance(value, str)
+        names, label_table, reply_table = _WORDED[axis]
+        word = _named(names, value, locale)
+        label, reply = say(label_table, locale, value=word), say(reply_table, locale, value=word)
+        scope = {AXIS_KEYS[axis][0]: value}
+    if tool in NARROWED_PAGE:
+        scope["limit"] = NARROWED_PAGE[tool]
+    return {"label": label, "reply": reply, "scope": scope}
+
+
+def offer_narrowing(
+    evidence: Evidence, locale: str, records: Sequence[Mapping[str, Any]] | None = None
+) -> list[dict[str, Any]]:
+    """Counter-question options on the axis that splits the sample best.
+
+    Only axes the tool accepts (``FILTER_AXES``), only values that came back: the
+    cards' levels and months, or — given the page's ``records`` — their typed
+    fields too (status, category, company, kind). At most ``MAX_OPTIONS``, the
+    most common value first and recommended; no count is promised.
+    """
+    ranked = _ranked_axes(evidence, records)
+    if not ranked:
+        return []
+    axis, values = ranked[0]
+    options = [_option(evidence.tool, axis, value, locale) for value in values[:MAX_OPTIONS]]
+    return [
+        {"label": o["label"], "reply": o["reply"], "recommended": i == 0, "scope": o["scope"]}
+        for i, o in enumerate(options)
     ]
+
+
+def narrowing_axes(
+    evidence: Evidence, records: Sequence[Mapping[str, Any]] | None = None
+) -> tuple[str, ...]:
+    """The axes this sample could be narrowed by, best split first."""
+    return tuple(axis for axis, _ in _ranked_axes(evidence, records))
+
+
+def narrowing_hint(
+    evidence: Evidence, locale: str, records: Sequence[Mapping[str, Any]] | None = None
+) -> str | None:
+    """How to narrow a sample when no option can be chosen (single mode), or None."""
+    axes = [_named(AXIS_NAMES, axis, locale) for axis in narrowing_axes(evidence, records)]
+    if not axes:
+        return None
+    joined = axes[0] if len(axes) == 1 else ", ".join(axes[:-1]) + say(AXIS_OR, locale) + axes[-1]
+    return say(NARROW_HINT, locale, axes=joined)
 
 
 def is_sample(evidence: Evidence) -> bool:

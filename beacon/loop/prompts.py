@@ -16,6 +16,12 @@ examples, also for the matching list. For photos of something use search_photos.
 "list" or "show all" use query_data. When the evidence you need has arrived, reply with the
 single word READY and no tool calls."""
 
+# Sent once, after the planner stopped without the aggregate a "how many" question
+# needs (beacon/loop/aggregate.py): a listing counts only up to the row cap.
+AGGREGATE_CORRECTION = """This question asks how many: call query_data with the question
+itself as a single-value COUNT, not a listing. A listing is cut at a row cap and cannot say
+how many there are. Pass the project_id explicitly."""
+
 RESPONDER_PROMPT = """You narrate answers about construction projects from evidence
 gathered by code. You never state a count yourself: write the slot the anchors give you
 (for example {{count:c1}}) where the count belongs, and the server writes the number in the

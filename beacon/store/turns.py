@@ -47,6 +47,10 @@ CREATE TABLE IF NOT EXISTS messages (
 CREATE TABLE IF NOT EXISTS audit (
   turn_id TEXT NOT NULL, sub TEXT NOT NULL, tool TEXT NOT NULL, capability TEXT,
   allowed INTEGER NOT NULL, reason TEXT NOT NULL, hint_present INTEGER NOT NULL, at TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS narration_audit (
+  turn_id TEXT NOT NULL, kind TEXT NOT NULL, rule TEXT NOT NULL, token TEXT NOT NULL,
+  at REAL NOT NULL);
+CREATE INDEX IF NOT EXISTS narration_audit_by_turn ON narration_audit (turn_id);
 CREATE TABLE IF NOT EXISTS narrowing (
   session_id TEXT PRIMARY KEY, body BLOB NOT NULL, updated_at REAL NOT NULL);
 CREATE TABLE IF NOT EXISTS pages (
@@ -214,10 +218,12 @@ class TurnStore:
         pages: Mapping[str, dict[str, Any]] | None = None,
         audit: Sequence[dict[str, Any]] = (),
         narrowing: tuple[str, dict[str, Any] | None] | None = None,
+        narration: Sequence[Mapping[str, str]] = (),
     ) -> None:
         """Body and sources in one transaction — with the transcript (chat mode), the
-        load-more pages, the turn's audit rows and the session's narrowing, so a
-        turn is saved whole or not at all, in one commit."""
+        load-more pages, the turn's audit rows (the PEP's and the narration's: every
+        dropped sentence and slot verdict, ``{kind, rule, token}``) and the session's
+        narrowing, so a turn is saved whole or not at all, in one commit."""
         now = time.time()
         sealed_sources = seal(
             self._ring, json.dumps(list(sources)), context=record_context(turn_id, "sources")
@@ -262,6 +268,10 @@ class TurnStore:
                     )
                 if audit:
                     db.executemany(_AUDIT_INSERT, list(audit))
+                db.executemany(
+                    "INSERT INTO narration_audit VALUES (?, ?, ?, ?, ?)",
+                    [(turn_id, n["kind"], n["rule"], n["token"], now) for n in narration],
+                )
                 if narrowing is not None:
                     self._write_narrowing(db, *narrowing)
                 db.execute("COMMIT")
@@ -390,6 +400,15 @@ class TurnStore:
     def record_audit(self, rows: Sequence[dict[str, Any]]) -> None:
         with self._writing() as db:
             db.executemany(_AUDIT_INSERT, list(rows))
+
+    def narration_drops(self, turn_id: str) -> list[dict[str, str]]:
+        """The turn's narration audit rows, in the order they were made."""
+        with self._reading() as db:
+            rows = db.execute(
+                "SELECT kind, rule, token FROM narration_audit WHERE turn_id = ? ORDER BY rowid",
+                (turn_id,),
+            ).fetchall()
+        return [{"kind": k, "rule": r, "token": t} for k, r, t in rows]
 
     def audit_rows(self, turn_id: str) -> list[dict[str, Any]]:
         with self._reading() as db:

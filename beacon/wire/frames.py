@@ -74,7 +74,8 @@ class PlanData(_Wire):
     turn_id: str
     seq: int
     round: int
-    purpose: Literal["context", "gather"]
+    # correct_aggregate: the one corrective round a "how many" question earns (loop/aggregate.py)
+    purpose: Literal["context", "gather", "correct_aggregate"]
     calls: list[PlannedCall]
 
 

@@ -100,9 +100,11 @@ def test_a_new_question_abandons_an_offered_narrowing(stack: Stack) -> None:
     assert not notices(other, "counter_question")
 
 
-def test_single_mode_offers_no_counter_question(stack: Stack) -> None:
+def test_single_mode_offers_no_counter_question_but_says_how_to_narrow(stack: Stack) -> None:
     events = run_turn(stack.chat_url, {"message": PHOTOS}, token=stack.token())
     assert not notices(events, "counter_question")
+    (hint,) = notices(events, "disclosure")
+    assert "level" in hint["text"]  # search_photos accepts one axis: the level
 
 
 def test_load_more_fetches_the_next_page_and_never_sums_a_count(stack: Stack) -> None:
@@ -182,7 +184,8 @@ def test_an_annotation_list_at_its_cap_is_disclosed_as_possibly_cut(stack: Stack
     listed = [{"id": f"ann-{n:06d}", "title": "x"} for n in range(50)]
     body = {"message": PHOTOS, "view_context": {"project_id": HARBOR, "annotations": listed}}
     events = run_turn(stack.chat_url, body, token=stack.token())
-    (disclosure,) = notices(events, "disclosure")
+    # Single mode also says how the photo sample could be narrowed; one notice is the list's.
+    (disclosure,) = [d for d in notices(events, "disclosure") if "screen" in d["text"]]
     assert "50" in disclosure["text"]
     over = httpx.post(
         f"{stack.chat_url}/v1/turns",

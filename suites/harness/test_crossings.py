@@ -279,3 +279,58 @@ def test_the_stubs_pages_stitch_into_one_disjoint_id_set() -> None:
 def test_each_fault_shape_the_stub_makes_is_judged_as_specified(mode: str, failed: bool) -> None:
     result = producers.tool_result("search_photos", PHOTOS, mode)
     assert is_in_band_failure("search_photos", result) is failed
+
+
+# Each evidence shape the turn can meet: (tool, arguments, fault mode).
+_SHAPES = {
+    "search-lower-bound": ("search_photos", PHOTOS, "ok"),
+    "saturated-listing": ("query_data", SATURATED, "ok"),
+    "exact-aggregate": (
+        "query_data",
+        {"project_id": "prj-harbor-tower", "question": "How many panoramas are in Harbor Tower?"},
+        "ok",
+    ),
+    "zero-hits": ("search_photos", PHOTOS, "zero_hits"),
+    "legacy": ("search_photos", PHOTOS, "legacy"),
+    "in-band-502": ("search_photos", PHOTOS, "inband_502"),
+}
+
+
+@pytest.mark.crossing("seam:anchors>rules-narrator")
+@pytest.mark.parametrize("locale", ["en", "ko", "ja", "de", "es"])
+@pytest.mark.parametrize("shape", sorted(_SHAPES))
+def test_the_narration_code_builds_from_real_anchors_passes_the_guard(
+    shape: str, locale: str
+) -> None:
+    """The fallback a disobedient model degrades to must itself be publishable whole:
+    real results → evidence → anchor records → code narrator → guard, nothing dropped."""
+    from beacon.loop.narration import guarded, turn_standing
+    from beacon.loop.narrator import narrate
+
+    tool, arguments, mode = _SHAPES[shape]
+    evidence = adjudicate(
+        outcome(tool, arguments, mode),
+        call_id="c1",
+        slot="c1",
+        sentinel=3000,
+        project_id=str(arguments["project_id"]),
+    )
+    records = anchor_records([evidence], "the question")
+    projects = {MC: "Maple Clinic", "prj-harbor-tower": "Harbor Tower"}
+    directory = [{"id": k, "name": v} for k, v in projects.items()]
+    built = " ".join(narrate(records, locale, projects=projects))
+    assert built.strip(), records
+    slots = {
+        "c1": SlotValue(evidence.verdict.grade, evidence.verdict.value, len(evidence.citations))
+    }
+    # Given as the model's own text, the code's narration loses no sentence to the guard.
+    published = guarded(
+        built,
+        slots,
+        turn_standing([evidence], directory, None),
+        locale,
+        records=records,
+        projects=projects,
+    )
+    assert published.drops == () and not published.fallback, published.drops
+    assert published.text.strip()

@@ -1,0 +1,130 @@
+"""The narration guard: no sentence states a number, an "all" or a "none" code did not grade.
+
+Prompts ask the model to write counts only through slots; this holds when it
+does not. Each sentence of the answer is judged against the turn's
+``Standing`` before it may be published, and dropped whole when it carries
+
+- ``number_under_unknown``: any number at all while a counted source is UNKNOWN;
+- ``free_count``: a number no slot rendered and no non-count value of the
+  evidence explains (a number equal to an exact count may stay only when the
+  whole answer is EXACT and complete);
+- ``completeness_claim``: "exactly", "all of them", "in total", "only these" …
+  unless the counts it rests on are EXACT and complete;
+- ``absence_claim``: "there are none", "I couldn't find any" … unless a source
+  is empty with standing.
+
+Slots (``{{count:c1}}``) are judged as the placeholders the model wrote: the
+number they become is code's. ``GuardedStream`` applies the guard sentence by
+sentence as text arrives, then renders the slots of what survived.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from beacon.adjudication.claims import absence_claim, completeness_claim
+from beacon.adjudication.numerals import Numeral, find_numerals, normalize, word_value
+from beacon.adjudication.slots import SLOT, Locale, SlotStream, SlotValue, render_sentence
+from beacon.adjudication.standing import Standing
+
+_MASK = "\u00b7"  # a placeholder no reader takes for a digit, a letter or a word boundary
+
+
+@dataclass(frozen=True, slots=True)
+class Drop:
+    rule: str  # number_under_unknown | free_count | completeness_claim | absence_claim
+    token: str
+    sentence: str
+
+    def record(self) -> dict[str, str]:
+        return {"kind": "narration_dropped", "rule": self.rule, "token": self.token}
+
+
+def _masked(text: str, spans: list[tuple[int, int]]) -> str:
+    chars = list(text)
+    for start, end in spans:
+        chars[start:end] = _MASK * (end - start)
+    return "".join(chars)
+
+
+def _protected_spans(text: str, standing: Standing) -> list[tuple[int, int]]:
+    pattern = standing.pattern
+    return [] if pattern is None else [m.span() for m in pattern.finditer(text)]
+
+
+def _numeral_value(numeral: Numeral, locale: Locale) -> int | None:
+    digits = numeral.text.replace(",", "").replace(".", "").replace(" ", "")
+    digits = digits.replace("\u00a0", "").replace("\u202f", "")
+    if digits.isdigit():
+        return int(digits)
+    return word_value(numeral.text, locale)
+
+
+def _claim_has_standing(text: str, standing: Standing) -> bool:
+    """A completeness claim stands on EXACT, complete counts: the ones its slots
+    name, or (with no slot in the sentence) any counted source of the turn."""
+    slots = [standing.by_slot(m.group(2)) for m in SLOT.finditer(text)]
+    if slots:
+        return all(s is not None and s.exact_and_complete for s in slots)
+    return any(s.exact_and_complete for s in standing.sources)
+
+
+def _verdict(
+    text: str, slots: list[tuple[int, int]], standing: Standing, locale: Locale
+) -> tuple[str, str] | None:
+    """The first rule ``text`` breaks, as (rule, token); slots are placeholders."""
+    for numeral in find_numerals(_masked(text, slots), locale):
+        if standing.strict:
+            return "number_under_unknown", numeral.text
+        if numeral.identifier:
+            continue
+        if standing.complete and _numeral_value(numeral, locale) in standing.exact_values:
+            continue
+        return "free_count", numeral.text
+    claim = completeness_claim(text)
+    if claim is not None and not _claim_has_standing(text, standing):
+        return "completeness_claim", claim
+    claim = absence_claim(text)
+    if claim is not None and not any(s.may_say_none for s in standing.sources):
+        return "absence_claim", claim
+    return None
+
+
+def judge(sentence: str, standing: Standing, locale: Locale = "en") -> Drop | None:
+    """None when the sentence may be published, else the first rule it breaks."""
+    text = normalize(sentence)
+    slots = [m.span() for m in SLOT.finditer(text)]
+    found = _verdict(text, slots, standing, locale)
+    if found is None or standing.strict:
+        return None if found is None else Drop(*found, sentence)
+    # Only a suspect sentence pays for the evidence's values: a number or a claim
+    # inside a level name, a date, an id or a title is that value's, not the model's.
+    protected = _protected_spans(text, standing)
+    if protected:
+        found = _verdict(_masked(text, protected), slots, standing, locale)
+    return None if found is None else Drop(*found, sentence)
+
+
+class GuardedStream(SlotStream):
+    """``SlotStream`` with the guard in front: a sentence is judged whole, as the
+    model wrote it, and only what passes has its slots rendered and is yielded."""
+
+    def __init__(
+        self, slots: Mapping[str, SlotValue], standing: Standing, locale: Locale = "en"
+    ) -> None:
+        super().__init__(slots, locale)
+        self._standing = standing
+        self.drops: list[Drop] = []
+
+    def _render(self, sentences: list[str]) -> str:
+        out = []
+        for sentence in sentences:
+            drop = judge(sentence, self._standing, self._locale) if sentence.strip() else None
+            if drop is not None:
+                self.drops.append(drop)
+                continue
+            rendered, entries = render_sentence(sentence, self._slots, self._locale)
+            out.append(rendered)
+            self.audit.extend(entries)
+        return "".join(out)

@@ -1,0 +1,188 @@
+"""What a turn's evidence lets the narration say: its sources and its non-count values.
+
+The narration guard judges a sentence against this, not against the model's
+good will. A *source* is one counted tool result (grade, value, emptiness); a
+*non-count value* is a string the evidence itself carries — a level name, a
+date, an id, a title, a project name — whose digits are part of a name, not a
+count. Levels and dates are also spelled the ways the five locales write them
+("Level 3", "3층", "3階", "Ebene 3", "Nivel 3"; "2024-03-12", "March 12, 2024",
+"12. März 2024", "2024년 3월 12일", "2024年3月12日"), because a model that names
+a card's level or date in the reader's language is still naming that value.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cached_property
+
+from beacon.adjudication.counts import Grade
+from beacon.adjudication.emptiness import Emptiness
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """One counted result, as the guard needs it."""
+
+    slot: str
+    grade: Grade
+    value: int | float | None
+    has_more: bool
+    emptiness: Emptiness
+    may_say_none: bool  # an accounted empty result: "there are none" has standing
+
+    @property
+    def exact_and_complete(self) -> bool:
+        return self.grade is Grade.EXACT and not self.has_more and self.value is not None
+
+
+LEVEL_FORMS = (
+    "Level {n}",
+    "L{n}",
+    "{n}층",
+    "{n} 층",
+    "레벨 {n}",
+    "{n}階",
+    "{n} 階",
+    "レベル{n}",
+    "Ebene {n}",
+    "Geschoss {n}",
+    "Stockwerk {n}",
+    "{n}. Stock",
+    "{n}. Ebene",
+    "Nivel {n}",
+    "Planta {n}",
+    "Piso {n}",
+)
+MONTHS = {
+    "en": [
+        "January",
+        "February",
+        "March",
+        "April",
+        "May",
+        "June",
+        "July",
+        "August",
+        "September",
+        "October",
+        "November",
+        "December",
+    ],
+    "de": [
+        "Januar",
+        "Februar",
+        "März",
+        "April",
+        "Mai",
+        "Juni",
+        "Juli",
+        "August",
+        "September",
+        "Oktober",
+        "November",
+        "Dezember",
+    ],
+    "es": [
+        "enero",
+        "febrero",
+        "marzo",
+        "abril",
+        "mayo",
+        "junio",
+        "julio",
+        "agosto",
+        "septiembre",
+        "octubre",
+        "noviembre",
+        "diciembre",
+    ],
+}
+_ISO_DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})")
+_LEVEL_MENTION = re.compile(r"\b(?:level|lvl|ebene|nivel|planta|piso)\s*(\d{1,3})\b", re.IGNORECASE)
+
+
+def level_forms(n: int) -> list[str]:
+    return [form.format(n=n) for form in LEVEL_FORMS]
+
+
+def date_forms(year: int, month: int, day: int) -> list[str]:
+    """One date as the five locales write it (with and without its year)."""
+    en, de, es = (MONTHS[lang][month - 1] for lang in ("en", "de", "es"))
+    return [
+        f"{year:04d}-{month:02d}-{day:02d}",
+        f"{year:04d}/{month:02d}/{day:02d}",
+        f"{day:02d}.{month:02d}.{year:04d}",
+        f"{day}.{month}.{year}",
+        f"{month}/{day}/{year}",
+        f"{day}/{month}/{year}",
+        f"{en} {day}, {year}",
+        f"{day} {en} {year}",
+        f"{en[:3]} {day}, {year}",
+        f"{en} {day}",
+        f"{day}. {de} {year}",
+        f"{day}. {de}",
+        f"{day} de {es} de {year}",
+        f"{day} de {es}",
+        f"{year}년 {month}월 {day}일",
+        f"{month}월 {day}일",
+        f"{year}年{month}月{day}日",
+        f"{month}月{day}日",
+    ]
+
+
+@dataclass(frozen=True)
+class Standing:
+    """Everything the guard may rely on for one turn; built once, read per sentence."""
+
+    sources: tuple[Source, ...] = ()
+    values: tuple[str, ...] = ()  # non-count strings the evidence carries, with their forms
+
+    @property
+    def strict(self) -> bool:
+        """An UNKNOWN source: no number of any kind may be uttered."""
+        return any(s.grade is Grade.UNKNOWN for s in self.sources)
+
+    @property
+    def complete(self) -> bool:
+        """Every counted source is EXACT and complete: the answer is the whole set."""
+        return bool(self.sources) and all(s.exact_and_complete for s in self.sources)
+
+    @property
+    def exact_values(self) -> frozenset[int]:
+        return frozenset(
+            int(s.value)
+            for s in self.sources
+            if s.exact_and_complete and s.value is not None and float(s.value).is_integer()
+        )
+
+    def by_slot(self, slot: str) -> Source | None:
+        return next((s for s in self.sources if s.slot == slot), None)
+
+    @cached_property
+    def pattern(self) -> re.Pattern[str] | None:
+        """One alternation of every protected value, longest first (compiled once a turn)."""
+        forms = sorted({v for v in self.values if v.strip()}, key=len, reverse=True)
+        if not forms:
+            return None
+        return re.compile("|".join(re.escape(v) for v in forms), re.IGNORECASE)
+
+
+def build_standing(
+    sources: Iterable[Source], values: Iterable[str] = (), levels: Iterable[int] = ()
+) -> Standing:
+    """The turn's standing from its sources, the strings its evidence carries and the
+    level numbers it names; dates and levels inside those strings get their forms too."""
+    strings = [v for v in values if isinstance(v, str) and v]
+    numbers = set(levels)
+    forms: list[str] = list(strings)
+    for text in strings:
+        numbers.update(int(m.group(1)) for m in _LEVEL_MENTION.finditer(text))
+        for match in _ISO_DATE.finditer(text):
+            year, month, day = (int(g) for g in match.groups())
+            if 1 <= month <= 12 and 1 <= day <= 31:
+                forms.extend(date_forms(year, month, day))
+    for n in sorted(numbers):
+        forms.extend(level_forms(n))
+    return Standing(tuple(sources), tuple(dict.fromkeys(forms)))

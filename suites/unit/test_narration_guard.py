@@ -1,0 +1,363 @@
+"""The narration guard, sentence by sentence: what a model may not say, and what it may.
+
+Every expectation is written out here; none is read from the guard's tables.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from beacon.adjudication.claims import absence_claim, completeness_claim
+from beacon.adjudication.counts import Grade
+from beacon.adjudication.guard import Drop, GuardedStream, judge
+from beacon.adjudication.numerals import find_numerals, normalize, word_value
+from beacon.adjudication.slots import SlotValue
+from beacon.adjudication.standing import Source, Standing, build_standing, date_forms, level_forms
+
+BOUND = Source("c2", Grade.LOWER_BOUND, 173, True, "non_empty", False)
+EXACT = Source("c1", Grade.EXACT, 14, False, "non_empty", False)
+SAMPLE_OF_EXACT = Source("c3", Grade.EXACT, 14, True, "non_empty", False)
+UNKNOWN = Source("c4", Grade.UNKNOWN, None, False, "unknown", False)
+EMPTY = Source("c5", Grade.LOWER_BOUND, 0, False, "empty", True)
+VALUES = [
+    "Harbor Tower",
+    "prj-harbor-tower",
+    "ph-0042",
+    "Level 3",
+    "2024-03-12",
+    "Hard hat missing at stair 2",
+]
+SEARCH = build_standing([BOUND], VALUES)
+COMPLETE = build_standing([EXACT], VALUES)
+LEGACY = build_standing([UNKNOWN], VALUES)
+ZERO = build_standing([EMPTY], VALUES)
+
+
+def rule(sentence: str, standing: Standing = SEARCH, locale: str = "en") -> str | None:
+    drop = judge(sentence, standing, locale)
+    return None if drop is None else drop.rule
+
+
+def token(sentence: str, standing: Standing = SEARCH, locale: str = "en") -> str:
+    drop = judge(sentence, standing, locale)
+    assert drop is not None, sentence
+    return drop.token
+
+
+# --- free-typed counts -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("sentence", "locale", "typed"),
+    [
+        ("I found 10 photos that match your question.", "en", "10"),
+        ("There are 3,000 panoramas.", "en", "3,000"),
+        ("Es gibt 3.000 Panoramen.", "de", "3.000"),
+        ("There are 3 000 panoramas.", "en", "3 000"),
+        ("I found １０ photos.", "en", "10"),
+        ("I found ten photos.", "en", "ten"),
+        ("There are twenty-three findings.", "en", "twenty-three"),
+        ("I found one photo of it.", "en", "one"),
+        ("Two findings are open.", "en", "Two"),
+        ("A dozen photos show it.", "en", "A dozen"),
+        ("Hundreds of photos show it.", "en", "Hundreds"),
+        ("Ich habe zehn Fotos gefunden.", "de", "zehn"),
+        ("Es gibt zwei offene Mängel.", "de", "zwei"),
+        ("Encontré diez fotos.", "es", "diez"),
+        ("Hay dos hallazgos abiertos.", "es", "dos"),
+        ("Ich habe zehn Fotos gefunden.", "en", "zehn"),
+        ("총 10건의 결과가 있습니다.", "ko", "10"),
+        ("사진 10장을 찾았습니다.", "ko", "10"),
+        ("사진 열 장을 찾았습니다.", "ko", "열 장"),
+        ("사진 열두 장을 찾았습니다.", "ko", "열두 장"),
+        ("스무 개가 있습니다.", "ko", "스무 개"),
+        ("두 건이 열려 있습니다.", "ko", "두 건"),
+        ("삼십 장이 있습니다.", "ko", "삼십 장"),
+        ("사진이 하나 있습니다.", "ko", "하나"),
+        ("수십 개가 있습니다.", "ko", "수십"),
+        ("写真が10枚あります。", "ja", "10"),
+        ("写真が十枚あります。", "ja", "十"),
+        ("合計三千件あります。", "ja", "三千"),
+        ("写真がふたつあります。", "ja", "ふたつ"),
+        ("写真は数百あります。", "ja", "数百"),
+        ("The 10-photo sample is shown.", "en", "10"),
+    ],
+)
+def test_a_number_no_slot_rendered_drops_its_sentence(
+    sentence: str, locale: str, typed: str
+) -> None:
+    drop = judge(sentence, SEARCH, locale)
+    assert drop == Drop("free_count", typed, sentence)
+    assert drop.record() == {"kind": "narration_dropped", "rule": "free_count", "token": typed}
+
+
+@pytest.mark.parametrize(
+    ("sentence", "locale"),
+    [
+        ("Harbor Tower has {{count:c2}} photos matching the question.", "en"),
+        ("These {{shown:c2}} are shown as cards.", "en"),
+        ("Photo ph-0042 is on Level 3.", "en"),
+        ("It was taken on March 12, 2024.", "en"),
+        ("It was taken on 2024-03-12.", "en"),
+        ("Das Foto vom 12. März 2024 ist auf Ebene 3.", "de"),
+        ("La foto del 12 de marzo de 2024 está en el Nivel 3.", "es"),
+        ("이 사진은 3층에서 2024년 3월 12일에 찍었습니다.", "ko"),
+        ("この写真は3階で2024年3月12日に撮影されました。", "ja"),
+        ('The photo "Hard hat missing at stair 2" shows it.', "en"),
+        ("One of them is on Level 3.", "en"),
+        ("No one marked it.", "en"),
+        ("Once the search ran, the cards came back.", "en"),
+        ("Ein Foto zeigt die Treppe.", "de"),
+        ("Una foto muestra la escalera.", "es"),
+        ("一覧で一致する写真を見てください。", "ja"),
+        ("이 사진은 한국에서 찍었습니다.", "ko"),
+        ("It is on the 3rd floor.", "en"),
+        ("See IMG_2041 in the viewer.", "en"),
+        ("That is not among the previous results.", "en"),
+    ],
+)
+def test_a_value_the_evidence_carries_or_a_word_that_is_no_number_is_kept(
+    sentence: str, locale: str
+) -> None:
+    assert judge(sentence, SEARCH, locale) is None
+
+
+def test_a_number_beside_a_protected_value_is_still_a_count() -> None:
+    assert token("I found 10 photos on Level 3.") == "10"
+    assert token("Level 3 has 4 open findings.") == "4"
+
+
+def test_a_number_equal_to_an_exact_count_stays_only_when_the_answer_is_complete() -> None:
+    assert rule("There are 14 open findings.", COMPLETE) is None
+    assert rule("There are fourteen open findings.", COMPLETE) is None
+    assert rule("There are 15 open findings.", COMPLETE) == "free_count"
+    # The same figure beside a source that is only a lower bound is not the whole answer.
+    mixed = build_standing([EXACT, BOUND], VALUES)
+    assert rule("There are 14 open findings.", mixed) == "free_count"
+    # An exact total with more pages beyond is not a complete answer either.
+    assert rule("There are 14 open findings.", build_standing([SAMPLE_OF_EXACT])) == "free_count"
+
+
+def test_with_no_counted_source_every_free_number_drops() -> None:
+    assert rule("There are 3 projects.", build_standing([], ["Harbor Tower"])) == "free_count"
+    assert rule("Harbor Tower is one of them.", build_standing([], ["Harbor Tower"])) is None
+
+
+# --- unknown sources ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("sentence", "typed"),
+    [
+        ("I found 10 photos.", "10"),
+        ("Photo ph-0042 is here.", "0042"),
+        ("It is on Level 3.", "3"),
+        ("I found ten photos.", "ten"),
+        ("It was taken on 2024-03-12.", "2024"),
+    ],
+)
+def test_under_an_unknown_source_no_number_of_any_kind_survives(sentence: str, typed: str) -> None:
+    assert judge(sentence, LEGACY) == Drop("number_under_unknown", typed, sentence)
+
+
+def test_under_an_unknown_source_a_sentence_without_numbers_stays() -> None:
+    assert rule("The source did not say how many there are, so I give no count.", LEGACY) is None
+    assert rule("The {{count:c4}} is not known.", LEGACY) is None  # the slot drops it later
+
+
+# --- completeness ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "There are exactly {{count:c2}} photos.",
+        "All of them are on Level 3.",
+        "These are all the photos.",
+        "In total there are {{count:c2}}.",
+        "That is the complete set.",
+        "These are the only photos.",
+        "There are only {{count:c2}} photos.",
+        "There are no more photos.",
+        "Every photo shows a hard hat.",
+        "That's all.",
+        "Alle Fotos zeigen Helme.",
+        "Insgesamt sind es {{count:c2}}.",
+        "Son todas las fotos.",
+        "En total hay {{count:c2}}.",
+        "사진은 모두 여기 있습니다.",
+        "전부 3층에 있습니다.",
+        "写真はすべてここにあります。",
+        "合計は{{count:c2}}です。",
+    ],
+)
+def test_a_completeness_claim_drops_over_a_lower_bound(sentence: str) -> None:
+    assert rule(sentence) == "completeness_claim"
+
+
+def test_a_completeness_claim_stands_on_an_exact_complete_count() -> None:
+    assert rule("All of them are open.", COMPLETE) is None
+    assert rule("There are exactly {{count:c1}} findings.", COMPLETE) is None
+    # A slot names its own source: an exact count elsewhere does not make a bound exact.
+    mixed = build_standing([EXACT, BOUND], VALUES)
+    assert rule("There are exactly {{count:c2}} photos.", mixed) == "completeness_claim"
+    assert rule("There are exactly {{count:c9}} photos.", mixed) == "completeness_claim"
+    assert rule("All of them are open.", mixed) is None
+
+
+def test_a_negated_completeness_is_no_claim() -> None:
+    assert rule("Among the records returned (not all of them), these appear: A.") is None
+    assert rule("I am answering from the first page only.") is None
+
+
+# --- absence ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "There are none.",
+        "There are no photos of that.",
+        "I couldn't find any photos.",
+        "No matching photos were found.",
+        "The search found nothing.",
+        "Nothing matched.",
+        "Zero findings remain.",
+        "Es gibt keine Fotos davon.",
+        "Ich habe nichts gefunden.",
+        "No hay fotos de eso.",
+        "No encontré ninguna foto.",
+        "해당 사진이 없습니다.",
+        "사진을 찾지 못했습니다.",
+        "写真は見つかりませんでした。",
+        "該当する写真はありません。",
+    ],
+)
+def test_an_absence_claim_drops_without_standing(sentence: str) -> None:
+    assert rule(sentence) == "absence_claim"
+    assert rule(sentence, LEGACY) == "absence_claim"
+
+
+def test_an_absence_claim_stands_on_an_accounted_empty_result() -> None:
+    assert rule("There are none.", ZERO) is None
+    assert rule("해당 사진이 없습니다.", ZERO) is None
+
+
+def test_saying_a_count_cannot_be_given_is_no_absence_claim() -> None:
+    assert rule("개수를 알 수 없습니다.", LEGACY) is None
+    assert rule("The data source did not say how many results there are.", LEGACY) is None
+
+
+def test_a_protected_title_cannot_trip_a_claim() -> None:
+    standing = build_standing([BOUND], ["Worker has no harness"])
+    assert rule('The photo "Worker has no harness" is shown.', standing) is None
+    assert rule("The worker has no harness.", SEARCH) == "absence_claim"
+
+
+# --- standing ---------------------------------------------------------------------
+
+
+def test_levels_and_dates_are_protected_in_every_locale_form() -> None:
+    assert {"Level 3", "3층", "3階", "Ebene 3", "Nivel 3"} <= set(level_forms(3))
+    forms = date_forms(2024, 3, 12)
+    assert {"2024-03-12", "March 12, 2024", "12. März 2024", "12 de marzo de 2024"} <= set(forms)
+    assert {"2024년 3월 12일", "2024年3月12日", "12.03.2024"} <= set(forms)
+
+
+def test_a_level_named_in_an_argument_string_or_a_structured_field_is_protected() -> None:
+    standing = build_standing([BOUND], ["open safety findings on level 7"], levels=[9])
+    assert rule("They are on Level 7.", standing) is None
+    assert rule("They are on 9층.", standing, "ko") is None
+    assert rule("They are on Level 8.", standing) == "free_count"
+
+
+def test_an_impossible_date_gets_no_forms() -> None:
+    standing = build_standing([BOUND], ["2024-13-40"])
+    assert standing.values == ("2024-13-40",)
+
+
+def test_an_empty_standing_has_no_pattern_and_is_neither_strict_nor_complete() -> None:
+    empty = Standing()
+    assert empty.pattern is None and not empty.strict and not empty.complete
+    assert empty.exact_values == frozenset()
+
+
+def test_exact_values_are_whole_numbers_of_complete_sources() -> None:
+    averaged = Source("c6", Grade.EXACT, 2.5, False, "non_empty", False)
+    assert build_standing([EXACT, averaged, SAMPLE_OF_EXACT]).exact_values == frozenset({14})
+
+
+# --- numerals ---------------------------------------------------------------------
+
+
+def test_identifiers_are_found_but_marked() -> None:
+    found = find_numerals("See ph-0042, L3 and the 2nd card; 7 photos.")
+    assert [(n.text, n.identifier) for n in found] == [
+        ("0042", True),
+        ("3", True),
+        ("2", True),
+        ("7", False),
+    ]
+
+
+def test_a_spelled_number_is_found_as_whole_words() -> None:
+    assert [n.text for n in find_numerals("the twenty-first photo")] == ["twenty-first"]
+    assert [n.text for n in find_numerals("dreiundzwanzig Fotos", "de")] == ["dreiundzwanzig"]
+
+
+def test_japanese_digits_are_read_once_and_idioms_are_words() -> None:
+    assert [n.text for n in find_numerals("3階に十枚", "ja")] == ["3", "十"]
+    assert find_numerals("万一に備えて十分です", "ja") == []
+
+
+def test_normalize_folds_width_but_keeps_positions() -> None:
+    assert normalize("１０枚") == "10枚"
+    assert len(normalize("①ﾃｽﾄ")) == len("①ﾃｽﾄ")
+
+
+def test_word_values_are_read_in_the_locale_then_the_others() -> None:
+    assert word_value("twenty-three", "en") == 23
+    assert word_value("zehn", "en") == 10
+    assert word_value("both", "de") == 2
+    assert word_value("diez", "es") == 10
+    assert word_value("a few", "ko") is None
+
+
+def test_claims_name_the_words_that_claim() -> None:
+    assert completeness_claim("Those are exactly right") == "exactly"
+    assert absence_claim("There were none") == "There were none"
+    assert completeness_claim("plain words") is None and absence_claim("plain words") is None
+
+
+# --- the stream -------------------------------------------------------------------
+
+SLOTS = {"c2": SlotValue(Grade.LOWER_BOUND, 173, 10)}
+MIXED = "I found 1" + "0 photos. Harbor Tower has {{count:c2}} photos. These {{shown:c2}} are shown."
+
+
+def test_the_stream_drops_a_number_split_across_chunks_and_keeps_the_slot_sentences() -> None:
+    stream = GuardedStream(SLOTS, SEARCH)
+    out = stream.feed("I found 1") + stream.feed("0 photos. Harbor Tower has {{cou")
+    out += stream.feed("nt:c2}} photos. These {{shown:c2}} are shown.") + stream.flush()
+    assert out == "Harbor Tower has at least 173 photos. These 10 are shown."
+    assert [(d.rule, d.token) for d in stream.drops] == [("free_count", "10")]
+
+
+def test_the_stream_still_renders_and_audits_slots() -> None:
+    stream = GuardedStream(SLOTS, SEARCH)
+    out = stream.feed("The {{count:c7}} is here. ") + stream.feed("It is.") + stream.flush()
+    assert out == "It is."
+    assert [e.kind for e in stream.audit] == ["unknown_slot"]
+
+
+@given(cuts=st.lists(st.integers(min_value=0, max_value=len(MIXED)), max_size=6))
+def test_any_chunking_publishes_what_the_whole_text_publishes(cuts: list[int]) -> None:
+    whole = GuardedStream(SLOTS, SEARCH)
+    expected = whole.feed(MIXED) + whole.flush()
+    stream = GuardedStream(SLOTS, SEARCH)
+    bounds = [0, *sorted(cuts), len(MIXED)]
+    out = "".join(stream.feed(MIXED[a:b]) for a, b in zip(bounds, bounds[1:], strict=False))
+    assert out + stream.flush() == expected
+    assert stream.drops == whole.drops
