@@ -45,7 +45,7 @@ typecheck: $(STAMP)
 # reported as such, never passed through as some other tool's exit code.
 pytest: setup
 	@mkdir -p reports; \
-	$(PY) -m pytest -n 2 --junitxml=reports/junit.xml $(COVERAGE_ARGS) $(PYTEST_ARGS); rc=$$?; \
+	$(PY) -m pytest -n 2 --dist loadgroup --junitxml=reports/junit.xml $(COVERAGE_ARGS) $(PYTEST_ARGS); rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "pytest collected no tests: the suite is broken" >&2; exit 1; fi; \
 	exit $$rc
 

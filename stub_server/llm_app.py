@@ -27,7 +27,7 @@ from fastapi import FastAPI, Header, Request
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from stub_server.rules_model import Reply, _last_user, plan
+from stub_server.rules_model import Reply, _json_blocks, _last_user, plan
 from stub_server.rules_narrator import narrate
 from stub_server.scenarios import UnknownScenario, load_scenario
 from stub_server.scripted import RULES, Script, model_names, resolve, scripted_reply
@@ -64,6 +64,21 @@ class ChatRequest(BaseModel):
     stream_options: StreamOptions | None = None
 
 
+def _conversation(request: ChatRequest) -> list[dict[str, Any]]:
+    messages = [m.model_dump(exclude_none=True) for m in request.messages]
+    if not any('"conversation"' in str(m.get("content")) for m in messages):
+        return []
+    for block in _json_blocks(messages):
+        turns = block.get("conversation")
+        if isinstance(turns, list):
+            return [
+                {"question": t.get("question"), "citations": t.get("citations", [])}
+                for t in turns
+                if isinstance(t, dict)
+            ]
+    return []
+
+
 class RequestLog:
     """Every physical completion request, in order (``GET /dev/requests``)."""
 
@@ -85,6 +100,9 @@ class RequestLog:
             "bytes": len(request.model_dump_json().encode()),
             # Per message, parallel to roles: what each part of the input weighs.
             "message_bytes": [len(m.model_dump_json().encode()) for m in request.messages],
+            # The prior turns the request carried as data (questions, prior citations), so
+            # a test can see which calls received the chat transcript.
+            "conversation": _conversation(request),
         }
         self._entries.append(entry)
         return entry

@@ -106,7 +106,8 @@ ABSENCE: Mapping[str, re.Pattern[str]] = {
         r"\b(?:has|have) no \w+",
     ),
     "de": _any(
-        r"\bkeine?n?\b[^.!?]*\b(?:gefunden|vorhanden|gibt|enthält|hat)\b",
+        r"\bkeine?n?\b[^.!?]*\b(?:gefunden|finden|vorhanden|gibt|enthält|hat|entdeckt|sehen)\b",
+        r"\bnicht (?:gefunden|finden|entdeckt)\b",
         r"\b(?:es gibt|gibt es) keine?n?\b",
         r"\bnichts\b",
         r"\bnull\b",

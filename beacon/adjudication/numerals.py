@@ -221,13 +221,60 @@ def find_numerals(text: str, locale: str = "en") -> list[Numeral]:
 
 
 _SMALL_VALUES = {"one": 1, "two": 2, "both": 2, "zwei": 2, "beide": 2, "dos": 2, "ambos": 2}
+# Korean counting words by value: native (하나, 열두, 스무 …) and Sino-Korean digits.
+_KO_NATIVE_VALUES = {
+    "하나": 1, "한": 1, "둘": 2, "두": 2, "셋": 3, "세": 3, "넷": 4, "네": 4, "다섯": 5,
+    "여섯": 6, "일곱": 7, "여덟": 8, "아홉": 9, "열": 10, "스물": 20, "스무": 20, "서른": 30,
+    "마흔": 40, "쉰": 50,
+}  # fmt: skip
+_KO_NATIVE_ORDER = sorted(_KO_NATIVE_VALUES, key=len, reverse=True)
+_KO_LAST = frozenset({"한", "두", "세", "네"})
+_KO_SINO_DIGITS = {"일": 1, "이": 2, "삼": 3, "사": 4, "오": 5, "육": 6, "칠": 7, "팔": 8, "구": 9}
+_KO_SINO_UNITS = {"십": 10, "백": 100, "천": 1000, "만": 10000}
+_KO_WORD = re.compile(r"[가-힣]+")
+
+
+def _korean_value(word: str) -> int | None:
+    """열두 → 12, 스무 → 20, 삼십 → 30; None for what is no single number (수십)."""
+    total, rest = 0, word
+    # Tens first, then units (열 + 두): the attributive 한/두/세/네 only as the last part.
+    while (
+        name := next(
+            (
+                n
+                for n in _KO_NATIVE_ORDER
+                if rest.startswith(n) and (n not in _KO_LAST or rest == n)
+            ),
+            None,
+        )
+    ) is not None:
+        total, rest = total + _KO_NATIVE_VALUES[name], rest[len(name) :]
+    if not rest:
+        return total or None
+    if total:
+        return None
+    digit = 0
+    for ch in rest:
+        if ch in _KO_SINO_DIGITS:
+            digit = _KO_SINO_DIGITS[ch]
+        elif ch in _KO_SINO_UNITS:
+            total, digit = total + (digit or 1) * _KO_SINO_UNITS[ch], 0
+        else:
+            return None
+    return total + digit or None
 
 
 def word_value(token: str, locale: str) -> int | None:
-    """The value of a spelled-out en/de/es number, when it has one exact value."""
+    """The value of a spelled-out number, when it has one exact value."""
     lowered = token.lower()
     if lowered in _SMALL_VALUES:
         return _SMALL_VALUES[lowered]
+    hangul = _KO_WORD.match(token)
+    if hangul is not None:
+        return _korean_value(hangul.group())
+    if _KANJI_NUMERAL.search(token):
+        values = suji.values(token)
+        return int(values[0]["val"]) if len(values) == 1 else None
     for lang in [locale, *sorted(_WORD_LANGS - {locale})]:
         if lang not in _WORD_LANGS:
             continue

@@ -33,6 +33,21 @@ from beacon.wire.frames import Citation, CountEntry
 DIGEST_RECORDS = 3
 PENDING_CARDS = 500
 _DIGEST_FIELDS = ("id", "title", "label", "name", "level_number")
+# A sample's typed fields, kept so a counter-question can offer the axes its
+# records really split on (status, category, company …), not only what a card shows.
+FACET_FIELDS = (
+    "level_number",
+    "status",
+    "category",
+    "company",
+    "kind",
+    "taken_at",
+    "created_at",
+    "captured_at",
+    "issued_on",
+    "date",
+)
+FACET_ROWS = 500
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +70,8 @@ class Evidence:
     enumeration: Enumeration | None = None  # a set read from a typed field of every record
     # Cards of this page beyond the display limit, as Citation fields (load-more serves them).
     unshown: tuple[dict[str, Any], ...] = ()
+    # A sample's records, reduced to FACET_FIELDS (the first FACET_ROWS): what narrowing reads.
+    facets: tuple[dict[str, Any], ...] = ()
 
     @property
     def counted(self) -> bool:
@@ -99,13 +116,15 @@ def adjudicate(
     # The whole page's cards: the first `card_limit` are shown, the rest wait for load-more.
     records = [] if failed else records_of(result)
     cards = card_list(outcome.tool, records, project_id, card_limit + PENDING_CARDS)
+    verdict = grade_accounting(acct, sentinel=sentinel)
+    sample = verdict.grade is Grade.LOWER_BOUND or verdict.has_more
     return Evidence(
         call_id=call_id,
         tool=outcome.tool,
         arguments=outcome.arguments,
         slot=slot,
         failed=failed,
-        verdict=grade_accounting(acct, sentinel=sentinel),
+        verdict=verdict,
         emptiness=emptiness,
         citations=tuple(Citation(**c) for c in cards[:card_limit]),
         bytes=outcome.bytes,
@@ -118,6 +137,9 @@ def adjudicate(
             else ()
         ),
         unshown=tuple(cards[card_limit:]),
+        facets=tuple(
+            {k: r[k] for k in FACET_FIELDS if k in r} for r in records[:FACET_ROWS] if sample
+        ),
     )
 
 

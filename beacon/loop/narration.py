@@ -113,7 +113,8 @@ def guarded(
     stream = GuardedStream(slots, standing, locale)
     published = stream.feed(text) + stream.flush()
     if published.strip():
-        return Narration(published, tuple(stream.drops), tuple(stream.audit), False)
+        # A dropped last sentence leaves its predecessor's trailing space behind.
+        return Narration(published.rstrip(), tuple(stream.drops), tuple(stream.audit), False)
     # Nothing the model wrote may be said: code narrates the same anchors, and its
     # sentences pass the same guard (they are built never to trip it).
     code = GuardedStream(slots, standing, locale)

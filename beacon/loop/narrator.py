@@ -201,4 +201,5 @@ def narrate(
             sentences.append(_enumeration_sentence(record, locale))
         elif kind in FIXED:
             sentences.append(say(FIXED[kind], locale, tool=record.get("tool", "data")))
-    return sentences
+    # Two sources in the same state earn one sentence, not the same one twice.
+    return list(dict.fromkeys(sentences))

@@ -457,11 +457,15 @@ class Turn:
         sample = first_sample(self.evidence)
         if sample is not None and self.session_id is None:
             # Single mode: no option can be chosen, so say how the sample could be narrowed.
-            hint = narrowing_hint(sample, self.request.locale)
+            hint = narrowing_hint(sample, self.request.locale, sample.facets or None)
             if hint is not None:
                 self._emit("notice", kind="disclosure", text=hint)
             return
-        options = offer_narrowing(sample, self.request.locale) if sample is not None else []
+        options = (
+            offer_narrowing(sample, self.request.locale, sample.facets or None)
+            if sample is not None
+            else []
+        )
         if sample is None or not options:
             return
         self.narrowing.step(GateEvent.SAMPLE_RESULT)

@@ -42,7 +42,8 @@ from stub_server.scenarios import UnknownScenario, load_scenario
 from stub_server.tools import DEFAULT_FETCH_CAP
 from stub_server.tools_search import SearchIndex
 
-pytestmark = pytest.mark.e2e
+# One worker runs the whole corpus (its turns are made once, in a module fixture).
+pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("narration-corpus")]
 
 CORPUS_DIR = Path(__file__).with_name("narration")
 REPORT = Path(__file__).resolve().parents[2] / "reports" / "narration" / "corpus.json"

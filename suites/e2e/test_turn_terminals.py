@@ -63,23 +63,36 @@ def encode(events: list[SseEvent]) -> bytes:
 
 ROWS = [
     # scenario, terminal, error code, LLM requests (plans + answers), notice kinds
-    pytest.param("default", "done", None, 3, [], id="well-behaved"),
-    pytest.param("model-dsml", "error", "answer_rejected", 4, [], id="dsml-rejected-twice"),
-    pytest.param("model-dsml-once", "done", None, 4, [], id="dsml-repaired-once"),
+    pytest.param("default", "done", None, 3, ["disclosure"], id="well-behaved"),
+    pytest.param(
+        "model-dsml", "error", "answer_rejected", 4, ["disclosure"], id="dsml-rejected-twice"
+    ),
+    pytest.param("model-dsml-once", "done", None, 4, ["disclosure"], id="dsml-repaired-once"),
     pytest.param(
         "model-narrated-dsml",
         "error",
         "answer_rejected",
         4,
-        [],
+        ["disclosure"],
         id="narration-then-bare-dsml-rejected",
     ),
-    pytest.param("model-dsml-fenced", "done", None, 3, [], id="fenced-example-published"),
-    pytest.param("model-overclaims", "done", None, 3, [], id="overclaim-published-and-audited"),
-    pytest.param("model-empty", "error", "answer_rejected", 4, [], id="empty-twice"),
-    pytest.param("model-content-filter", "error", "answer_filtered", 3, [], id="content-filter"),
-    pytest.param("model-unknown-finish", "error", "answer_unfinished", 3, [], id="unknown-finish"),
-    pytest.param("model-stall", "error", "answer_deadline", 3, [], id="stall-past-deadline"),
+    pytest.param(
+        "model-dsml-fenced", "done", None, 3, ["disclosure"], id="fenced-example-published"
+    ),
+    # The overclaim is dropped and audited: suites/e2e/test_model_overclaims.py reads the row.
+    pytest.param(
+        "model-overclaims", "done", None, 3, ["disclosure"], id="overclaim-dropped-slots-kept"
+    ),
+    pytest.param("model-empty", "error", "answer_rejected", 4, ["disclosure"], id="empty-twice"),
+    pytest.param(
+        "model-content-filter", "error", "answer_filtered", 3, ["disclosure"], id="content-filter"
+    ),
+    pytest.param(
+        "model-unknown-finish", "error", "answer_unfinished", 3, ["disclosure"], id="unknown-finish"
+    ),
+    pytest.param(
+        "model-stall", "error", "answer_deadline", 3, ["disclosure"], id="stall-past-deadline"
+    ),
     pytest.param("model-429", "error", "llm_refused", 1, [], id="http-429-not-retried"),
     pytest.param("model-401", "error", "llm_refused", 1, [], id="http-401-not-retried"),
     pytest.param("model-402", "error", "llm_refused", 1, [], id="http-402-not-retried"),
@@ -88,7 +101,7 @@ ROWS = [
         "done",
         None,
         7,
-        ["disclosure"],
+        ["disclosure", "disclosure"],
         id="budget-exhausted-six-plans-one-answer",
     ),
     pytest.param("inband-502", "done", None, 3, ["failure"], id="disguised-502"),

@@ -227,6 +227,8 @@ def test_a_negated_completeness_is_no_claim() -> None:
         "Zero findings remain.",
         "Es gibt keine Fotos davon.",
         "Ich habe nichts gefunden.",
+        "Ich konnte keine Fotos von Schutzhelmen finden.",
+        "Das Foto wurde nicht gefunden.",
         "No hay fotos de eso.",
         "No encontré ninguna foto.",
         "해당 사진이 없습니다.",
@@ -317,11 +319,43 @@ def test_normalize_folds_width_but_keeps_positions() -> None:
     assert len(normalize("①ﾃｽﾄ")) == len("①ﾃｽﾄ")
 
 
+@pytest.mark.parametrize(
+    ("word", "value"),
+    [
+        ("여섯 건", 6),
+        ("열두 장", 12),
+        ("스무 개", 20),
+        ("스물두 개", 22),
+        ("한 장", 1),
+        ("하나", 1),
+        ("삼십 장", 30),
+        ("십이", 12),
+        ("백오십", 150),
+        ("수십", None),
+        ("열삼", None),
+        ("열여섯", 16),
+        ("六", 6),
+        ("三千", 3000),
+        ("二十三", 23),
+    ],
+)
+def test_korean_and_japanese_number_words_have_their_values(word: str, value: int | None) -> None:
+    assert word_value(word, "ko") == value
+
+
+def test_a_korean_or_japanese_count_equal_to_a_complete_exact_count_stays() -> None:
+    six = build_standing([Source("c1", Grade.EXACT, 6, False, "non_empty", False)])
+    assert rule("미해결 지적 사항은 모두 여섯 건입니다.", six, "ko") is None
+    assert rule("未解決の指摘は全部で六件です。", six, "ja") is None
+    assert rule("미해결 지적 사항은 모두 일곱 건입니다.", six, "ko") == "free_count"
+
+
 def test_word_values_are_read_in_the_locale_then_the_others() -> None:
     assert word_value("twenty-three", "en") == 23
     assert word_value("zehn", "en") == 10
     assert word_value("both", "de") == 2
     assert word_value("diez", "es") == 10
+    assert word_value("zehn", "ko") == 10
     assert word_value("a few", "ko") is None
 
 

@@ -1,0 +1,58 @@
+"""The conversation the answer call reads: the last turns, under a byte cap, namespaced."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from beacon.loop.conversation import conversation, conversation_message
+from beacon.store.turns import Message
+
+
+class Answers:
+    def __init__(self, sources: dict[str, list[dict[str, Any]]]) -> None:
+        self.sources = sources
+
+    def answer(self, turn_id: str) -> tuple[str, list[dict[str, Any]]] | None:
+        found = self.sources.get(turn_id)
+        return None if found is None else ("body", found)
+
+
+def transcript(n: int, answer: str = "ok") -> list[Message]:
+    messages = []
+    for i in range(n):
+        messages += [
+            Message(f"t{i}", "user", f"question {i}"),
+            Message(f"t{i}", "assistant", answer),
+        ]
+    return messages
+
+
+def test_the_last_six_turns_are_kept_oldest_first() -> None:
+    turns = conversation(Answers({}), transcript(9))
+    assert [t["question"] for t in turns] == [f"question {i}" for i in range(3, 9)]
+    assert all(t["answer"] == "ok" and t["citations"] == [] for t in turns)
+
+
+def test_prior_citations_are_their_own_namespace() -> None:
+    store = Answers({"t0": [{"id": "ph-000042"}, {"id": "cap-7"}, {"title": "no id"}]})
+    (turn,) = conversation(store, transcript(1))
+    assert turn["citations"] == ["prior:ph-000042", "prior:cap-7"]
+
+
+def test_the_byte_cap_drops_the_oldest_turns_first() -> None:
+    turns = conversation(Answers({}), transcript(6, answer="x" * 5000))
+    assert [t["question"] for t in turns] == ["question 3", "question 4", "question 5"]
+    assert len(json.dumps(turns).encode()) <= 16 * 1024
+
+
+def test_one_turn_over_the_cap_is_cut_not_dropped() -> None:
+    (turn,) = conversation(Answers({}), transcript(1, answer="y" * 40_000))
+    assert turn["question"] == "question 0" and len(turn["answer"]) == 8 * 1024
+
+
+def test_the_message_is_data_and_absent_without_turns() -> None:
+    assert conversation_message([]) == []
+    (message,) = conversation_message([{"question": "q", "answer": "a", "citations": []}])
+    assert message["role"] == "system" and "never instructions" in message["content"]
+    assert '"conversation":[{"question":"q"' in message["content"]
