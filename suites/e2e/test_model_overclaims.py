@@ -37,9 +37,7 @@ def test_the_overclaim_is_dropped_audited_and_the_graded_count_survives(
     stack: Stack, audited_chat: tuple[str, TurnStore]
 ) -> None:
     chat, store = audited_chat
-    events = run_turn(
-        chat, {"message": QUESTION}, token=stack.token(), scenario="model-overclaims"
-    )
+    events = run_turn(chat, {"message": QUESTION}, token=stack.token(), scenario="model-overclaims")
     assert [e.event for e in events][-1] == "done"
     deltas = "".join(e.json()["text"] for e in events if e.event == "delta")
     done = events[-1].json()["answer"]
