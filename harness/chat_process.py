@@ -13,7 +13,8 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from beacon.cli.up import free_port, wait_healthy
-from beacon.store.crypto import new_key_slot
+from beacon.store.crypto import new_key_slot, parse_keys
+from beacon.store.turns import TurnStore
 from harness.stack import Stack, beacon_executable
 
 
@@ -54,3 +55,14 @@ def running_chat(env: dict[str, str]) -> Iterator[str]:
     """Yields the chat origin; stops the process on exit."""
     with running_server([beacon_executable(), "serve"], env) as url:
         yield url
+
+
+@contextmanager
+def chat_with_open_store(
+    stack: Stack, data_dir: Path, key_id: str, **overrides: str
+) -> Iterator[tuple[str, TurnStore]]:
+    """A chat server whose database and keys the test holds, so it can read what the
+    server stored (audit rows, answers) beside what it sent over the wire."""
+    keys = new_key_slot(key_id)
+    with running_chat(chat_env(stack, data_dir, BEACON_KEYS=keys, **overrides)) as url:
+        yield url, TurnStore(data_dir / "beacon.sqlite3", parse_keys(keys))

@@ -14,15 +14,12 @@ rewording it. A cursor is bound to them as it is to the question.
 from __future__ import annotations
 
 import sqlite3
-from datetime import date
-from typing import Any, Literal, Self
+from typing import Any, Self
 
 from pydantic import (
-    BaseModel,
     ConfigDict,
     Field,
     ValidationError,
-    field_validator,
     model_validator,
 )
 
@@ -38,13 +35,13 @@ from stub_server.tools import (
     envelope,
     markdown_table,
 )
-from stub_server.tools_records import Category, Status
+from stub_server.tools_records import FindingFilters
 
 QUERY_RAN_LINE = "Query executed successfully."
 _TEXT_ROWS = 20  # the full rows travel in structuredContent; the text stays small
 
 
-class QueryDataArgs(BaseModel):
+class QueryDataArgs(FindingFilters):
     model_config = ConfigDict(
         extra="forbid",
         strict=True,
@@ -60,37 +57,11 @@ class QueryDataArgs(BaseModel):
     cursor: str | None = Field(
         default=None, min_length=1, max_length=4000, description="From a previous page's cursor."
     )
-    level_number: int | None = Field(
-        default=None, ge=1, le=200, description="Only rows on this level."
-    )
-    status: Status | None = Field(default=None, description="Only findings in this status.")
-    category: Category | None = Field(default=None, description="Only findings of this category.")
-    kind: Literal["safety", "quality"] | None = Field(
-        default=None, description="Only findings of this kind."
-    )
-    company: str | None = Field(
-        default=None, min_length=1, max_length=100, description="Only findings of this company."
-    )
-    date_from: str | None = Field(
-        default=None, pattern=r"^\d{4}-\d{2}-\d{2}$", description="Inclusive, YYYY-MM-DD."
-    )
-    date_to: str | None = Field(
-        default=None, pattern=r"^\d{4}-\d{2}-\d{2}$", description="Inclusive, YYYY-MM-DD."
-    )
-
-    @field_validator("date_from", "date_to")
-    @classmethod
-    def _real_date(cls, value: str | None) -> str | None:
-        if value is not None:
-            date.fromisoformat(value)  # "2026-02-30" fails here, naming the field
-        return value
 
     @model_validator(mode="after")
     def _question_or_cursor(self) -> Self:
         if self.question is None and self.cursor is None:
             raise ValueError("either question or cursor is required")
-        if self.date_from and self.date_to and self.date_from > self.date_to:
-            raise ValueError("date_from must not be after date_to")
         return self
 
     def filters(self) -> Filters:

@@ -46,12 +46,23 @@ class PagedArgs(BaseModel):
         return {"project_id": project_id, **fields}
 
 
-class ListAnnotationsArgs(PagedArgs):
-    level_number: int | None = Field(default=None, ge=1, le=200)
-    status: Status | None = None
-    category: Category | None = None
-    kind: Literal["safety", "quality"] | None = None
-    company: str | None = Field(default=None, min_length=1, max_length=100)
+class FindingFilters(BaseModel):
+    """The filter arguments list_annotations and query_data both accept (one definition,
+    so the two tools cannot drift apart on what a level or a date range is)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    level_number: int | None = Field(
+        default=None, ge=1, le=200, description="Only rows on this level."
+    )
+    status: Status | None = Field(default=None, description="Only findings in this status.")
+    category: Category | None = Field(default=None, description="Only findings of this category.")
+    kind: Literal["safety", "quality"] | None = Field(
+        default=None, description="Only findings of this kind."
+    )
+    company: str | None = Field(
+        default=None, min_length=1, max_length=100, description="Only findings of this company."
+    )
     date_from: str | None = Field(
         default=None, pattern=r"^\d{4}-\d{2}-\d{2}$", description="Inclusive, YYYY-MM-DD."
     )
@@ -71,6 +82,10 @@ class ListAnnotationsArgs(PagedArgs):
         if self.date_from and self.date_to and self.date_from > self.date_to:
             raise ValueError("date_from must not be after date_to")
         return self
+
+
+class ListAnnotationsArgs(PagedArgs, FindingFilters):
+    pass
 
 
 class SearchDocumentsArgs(PagedArgs):

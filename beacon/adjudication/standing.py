@@ -134,10 +134,15 @@ def date_forms(year: int, month: int, day: int) -> list[str]:
 
 @dataclass(frozen=True)
 class Standing:
-    """Everything the guard may rely on for one turn; built once, read per sentence."""
+    """Everything the guard may rely on for one turn; built once, read per sentence.
+
+    The protected forms (each level and date in every locale's dress) are made
+    only when a sentence is suspect: an obedient narration never pays for them.
+    """
 
     sources: tuple[Source, ...] = ()
-    values: tuple[str, ...] = ()  # non-count strings the evidence carries, with their forms
+    strings: tuple[str, ...] = ()  # non-count strings the evidence carries
+    levels: frozenset[int] = frozenset()  # level numbers its structured fields name
 
     @property
     def strict(self) -> bool:
@@ -161,6 +166,21 @@ class Standing:
         return next((s for s in self.sources if s.slot == slot), None)
 
     @cached_property
+    def values(self) -> tuple[str, ...]:
+        """The strings with the forms of the levels and dates they (and the levels) name."""
+        numbers = set(self.levels)
+        forms: list[str] = list(self.strings)
+        for text in self.strings:
+            numbers.update(int(m.group(1)) for m in _LEVEL_MENTION.finditer(text))
+            for match in _ISO_DATE.finditer(text):
+                year, month, day = (int(g) for g in match.groups())
+                if 1 <= month <= 12 and 1 <= day <= 31:
+                    forms.extend(date_forms(year, month, day))
+        for n in sorted(numbers):
+            forms.extend(level_forms(n))
+        return tuple(dict.fromkeys(forms))
+
+    @cached_property
     def pattern(self) -> re.Pattern[str] | None:
         """One alternation of every protected value, longest first (compiled once a turn)."""
         forms = sorted({v for v in self.values if v.strip()}, key=len, reverse=True)
@@ -174,15 +194,5 @@ def build_standing(
 ) -> Standing:
     """The turn's standing from its sources, the strings its evidence carries and the
     level numbers it names; dates and levels inside those strings get their forms too."""
-    strings = [v for v in values if isinstance(v, str) and v]
-    numbers = set(levels)
-    forms: list[str] = list(strings)
-    for text in strings:
-        numbers.update(int(m.group(1)) for m in _LEVEL_MENTION.finditer(text))
-        for match in _ISO_DATE.finditer(text):
-            year, month, day = (int(g) for g in match.groups())
-            if 1 <= month <= 12 and 1 <= day <= 31:
-                forms.extend(date_forms(year, month, day))
-    for n in sorted(numbers):
-        forms.extend(level_forms(n))
-    return Standing(tuple(sources), tuple(dict.fromkeys(forms)))
+    strings = tuple(dict.fromkeys(v for v in values if isinstance(v, str) and v))
+    return Standing(tuple(sources), strings, frozenset(levels))

@@ -13,9 +13,8 @@ import pytest
 
 from beacon.auth import Reason
 from beacon.cli.ask import run_turn
-from beacon.store.crypto import new_key_slot, parse_keys
 from beacon.store.turns import TurnStore
-from harness.chat_process import chat_env, running_chat
+from harness.chat_process import chat_env, chat_with_open_store, running_chat
 from harness.forged_tokens import KEY_1, REJECTIONS, jwks, mint
 from harness.stack import Stack
 
@@ -137,10 +136,8 @@ def known_store_chat(
     stack: Stack, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[tuple[str, TurnStore]]:
     """A chat server whose database and keys the test can open afterwards."""
-    data = tmp_path_factory.mktemp("known-store")
-    keys = new_key_slot("audit1")
-    with running_chat(chat_env(stack, data, BEACON_KEYS=keys)) as url:
-        yield url, TurnStore(data / "beacon.sqlite3", parse_keys(keys))
+    with chat_with_open_store(stack, tmp_path_factory.mktemp("known-store"), "audit1") as chat:
+        yield chat
 
 
 def test_every_verdict_leaves_an_audit_row(

@@ -13,9 +13,8 @@ from collections.abc import Iterator
 import pytest
 
 from beacon.cli.ask import run_turn
-from beacon.store.crypto import new_key_slot, parse_keys
 from beacon.store.turns import TurnStore
-from harness.chat_process import chat_env, running_chat
+from harness.chat_process import chat_with_open_store
 from harness.stack import Stack
 
 pytestmark = pytest.mark.e2e
@@ -27,10 +26,8 @@ OVERCLAIM = "I found 10 photos that match your question."
 def audited_chat(
     stack: Stack, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[tuple[str, TurnStore]]:
-    data = tmp_path_factory.mktemp("overclaims")
-    keys = new_key_slot("over1")
-    with running_chat(chat_env(stack, data, BEACON_KEYS=keys)) as url:
-        yield url, TurnStore(data / "beacon.sqlite3", parse_keys(keys))
+    with chat_with_open_store(stack, tmp_path_factory.mktemp("overclaims"), "over1") as chat:
+        yield chat
 
 
 def test_the_overclaim_is_dropped_audited_and_the_graded_count_survives(

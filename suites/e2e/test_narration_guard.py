@@ -33,9 +33,8 @@ import pytest
 import yaml
 
 from beacon.cli.ask import AskError, run_turn
-from beacon.store.crypto import new_key_slot, parse_keys
 from beacon.store.turns import TurnStore
-from harness.chat_process import chat_env, running_chat
+from harness.chat_process import chat_with_open_store
 from harness.stack import Stack
 from stub_server.corpus import Corpus, build_corpus
 from stub_server.scenarios import UnknownScenario, load_scenario
@@ -262,10 +261,7 @@ class CorpusRun:
 def corpus_run(stack: Stack, tmp_path_factory: pytest.TempPathFactory) -> Iterator[CorpusRun]:
     """One chat server for the whole corpus, whose store the test opens for audit rows."""
     data = tmp_path_factory.mktemp("narration-guard")
-    keys = new_key_slot("narr1")
-    env = chat_env(stack, data, BEACON_KEYS=keys, BEACON_SCENARIOS="allow")
-    with running_chat(env) as url:
-        store = TurnStore(data / "beacon.sqlite3", parse_keys(keys))
+    with chat_with_open_store(stack, data, "narr1", BEACON_SCENARIOS="allow") as (url, store):
         run = CorpusRun(
             url, stack.llm_url.removesuffix("/v1"), stack.token(sub="narration-corpus"), store
         )

@@ -395,6 +395,24 @@ def test_a_status_chosen_from_annotation_records_narrows_list_annotations() -> N
     assert narrowed.accounting["has_more"] is False  # the whole narrowed set in one page
 
 
+def test_a_sample_keeps_its_records_typed_fields_so_the_loop_can_offer_them() -> None:
+    """What the loop passes to ``offer_narrowing``: the evidence's own facets."""
+    ctx = _ctx()
+    arguments = {"project_id": HARBOR}
+    output = list_annotations(ctx, ListAnnotationsArgs.model_validate(arguments), Flags())
+    sample = _adjudicated("list_annotations", arguments, output)
+    page = output.structured["items"]
+    assert [f["status"] for f in sample.facets] == [r["status"] for r in page]
+    assert {f["company"] for f in sample.facets} == {r["company"] for r in page}
+    # A status or a kind splits a page of findings into a few whole groups, which the
+    # levels of those findings cannot: with the facets a record-only axis is offered,
+    # from the cards alone (a level, a date) it could not be.
+    with_facets = {next(iter(o["scope"])) for o in offer_narrowing(sample, "en", sample.facets)}
+    assert with_facets and with_facets <= {"status", "category", "company", "kind"}
+    cards_only = {next(iter(o["scope"])) for o in offer_narrowing(sample, "en")}
+    assert cards_only <= {"level_number", "date_from"}
+
+
 # --- query_data honours structured filters -----------------------------------------------
 
 
