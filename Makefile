@@ -34,6 +34,12 @@ chromium:
 demo: setup
 	$(VENV)/bin/beacon demo
 
+# The panel's vocabulary.js is generated from the Python source and checked in (a fresh
+# clone needs no build step); a unit test fails when it is stale. This rewrites it.
+.PHONY: vocabulary
+vocabulary: $(STAMP)
+	$(PY) -m beacon.server.vocabulary
+
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/lint-imports

@@ -1,3 +1,3 @@
-from beacon.cli import main
+from beacon.cli.main import main
 
 main()

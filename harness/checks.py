@@ -269,6 +269,25 @@ def transition_table(params: Mapping[str, Any], ctx: CheckContext) -> None:
         raise CheckFailed("check", f"only {illegal} of {len(rows)} rows are illegal (need > half)")
 
 
+def generated_file(params: Mapping[str, Any], ctx: CheckContext) -> None:
+    """A checked-in generated file is, byte for byte, what its generator writes from the
+    source now (a generator that refuses inconsistent source fails the check too)."""
+    file, ref = require(params, "file"), require(params, "generator")
+    generator = resolve(ref, "check.generator")
+    if not callable(generator):
+        raise CheckFailed("check.generator", f"{ref} is not callable")
+    path = ctx.root / file
+    if not path.is_file():
+        raise CheckFailed("check.file", f"{file} does not exist")
+    try:
+        expected = generator()
+    except ValueError as exc:
+        raise CheckFailed("check.generator", f"{ref} refused the source: {exc}") from exc
+    if path.read_text(encoding="utf-8") != expected:
+        fix = params.get("command", f"regenerate it with {ref}")
+        raise CheckFailed("check.file", f"{file} is not what {ref} writes: run `{fix}`")
+
+
 _REQ_NAME = re.compile(r"^\s*([A-Za-z0-9_.-]+)(\[[^\]]*\])?\s*(.*)$")
 
 
@@ -348,6 +367,7 @@ CHECKS: dict[str, Check] = {
     "transition-table": transition_table,
     "dependency-pin": dependency_pin,
     "doc-citation": doc_citation,
+    "generated-file": generated_file,
 }
 
 

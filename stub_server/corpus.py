@@ -13,10 +13,39 @@ import random
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
+from stub_server.corpus_site import build_site_records
+
 # Photo vocabulary lives in its own table so the search index and the generator
 # agree on which words mark a topic (only the "ppe" topic ever names a hard hat).
-from stub_server.corpus_site import Clash, Document, Progress, build_site_records
 from stub_server.photo_text import PPE_TOPIC, TOPICS, describe
+from stub_server.records import (
+    Annotation,
+    Capture,
+    Clash,
+    Document,
+    Level,
+    Photo,
+    Progress,
+    Project,
+)
+
+# The record types are re-exported: the tools import them from here.
+__all__ = [
+    "COMPANIES",
+    "QUALITY_CATEGORIES",
+    "SAFETY_CATEGORIES",
+    "STATUSES",
+    "Annotation",
+    "Capture",
+    "Clash",
+    "Corpus",
+    "Document",
+    "Level",
+    "Photo",
+    "Progress",
+    "Project",
+    "build_corpus",
+]
 
 _EPOCH = datetime(2025, 9, 1, 6, 0, 0)
 _SPAN_DAYS = 302  # through 2026-06-29
@@ -58,56 +87,6 @@ _ANNOTATION_TITLES: dict[str, tuple[str, ...]] = {
     "alignment": ("Curtain wall bracket out of line", "Door frame out of plumb", "Duct offset"),
     "waterproofing": ("Membrane lap not sealed", "Ponding on podium deck", "Leak at window head"),
 }
-
-
-@dataclass(frozen=True, slots=True)
-class Project:
-    id: str
-    name: str
-    code: str
-    city: str
-
-
-@dataclass(frozen=True, slots=True)
-class Level:
-    id: str
-    project_id: str
-    number: int
-    name: str
-
-
-@dataclass(frozen=True, slots=True)
-class Capture:
-    id: str
-    project_id: str
-    level_number: int
-    label: str
-    captured_at: str
-
-
-@dataclass(frozen=True, slots=True)
-class Photo:
-    id: str
-    project_id: str
-    level_number: int
-    capture_id: str
-    title: str
-    description: str
-    taken_at: str
-
-
-@dataclass(frozen=True, slots=True)
-class Annotation:
-    id: str
-    project_id: str
-    level_number: int
-    capture_id: str
-    kind: str
-    category: str
-    status: str
-    company: str
-    created_at: str
-    title: str
 
 
 @dataclass(frozen=True, slots=True)

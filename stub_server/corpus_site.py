@@ -10,10 +10,24 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from datetime import date, timedelta
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from stub_server.corpus import Level, Project
+from stub_server.records import Clash, Document, Level, Progress, Project
+
+# The site record types are re-exported: the tools import them from here.
+__all__ = [
+    "CLASH_STATUSES",
+    "DISCIPLINES",
+    "DOCUMENT_KINDS",
+    "RFI_STATUSES",
+    "SEVERITIES",
+    "SPEC_STATUSES",
+    "TRADES",
+    "Clash",
+    "Document",
+    "Progress",
+    "SiteRecords",
+    "build_site_records",
+]
 
 _SITE_SEED_OFFSET = 1_000_003
 _START = date(2025, 9, 1)
@@ -59,44 +73,6 @@ _SIZES: dict[str, tuple[int, int]] = {
     "prj-cedar-school": (18, 45),
     "prj-riverside-depot": (8, 12),
 }
-
-
-@dataclass(frozen=True, slots=True)
-class Document:
-    id: str
-    project_id: str
-    kind: str
-    number: str
-    title: str
-    summary: str
-    status: str
-    discipline: str
-    level_number: int
-    issued_on: str
-
-
-@dataclass(frozen=True, slots=True)
-class Progress:
-    project_id: str
-    level_number: int
-    trade: str
-    planned_pct: int
-    actual_pct: int
-    as_of: str
-
-
-@dataclass(frozen=True, slots=True)
-class Clash:
-    id: str
-    project_id: str
-    level_number: int
-    discipline_a: str
-    discipline_b: str
-    element_a: str
-    element_b: str
-    severity: str
-    status: str
-    detected_on: str
 
 
 @dataclass(frozen=True, slots=True)

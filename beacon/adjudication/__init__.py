@@ -42,8 +42,9 @@ from beacon.adjudication.slots import (
     render_narration,
 )
 from beacon.adjudication.standing import Source, Standing, build_standing
-from beacon.adjudication.stitch import Anomaly, StitchResult, stitch_pages
+from beacon.adjudication.stitch import Anomaly, StitchResult, stitch_pages, summarize_page
 from beacon.adjudication.subset_gate import GATE_TABLE, GateEvent, GateState, gate_step
+from beacon.wire.accounting import PageSummary
 
 __all__ = [
     "DEFAULT_SENTINEL",
@@ -68,6 +69,7 @@ __all__ = [
     "Grade",
     "GuardedStream",
     "PageShape",
+    "PageSummary",
     "Recovery",
     "SlotStream",
     "SlotValue",
@@ -92,5 +94,6 @@ __all__ = [
     "sentinel_from_env",
     "starts_with_protocol_markup",
     "stitch_pages",
+    "summarize_page",
     "wants_aggregate",
 ]

@@ -1,7 +1,10 @@
 """Read the accounting envelope of a tool result into one frozen record.
 
-The reader never raises: a malformed envelope is "no accounting" (UNKNOWN
-downstream), because a parser bug must degrade to silence, not kill a turn.
+The envelope is parsed by its wire model (``beacon.wire.accounting.Accounting``,
+the one the stub writes through): this module only finds it and keeps where it
+came from. The reader never raises: a malformed envelope is "no accounting"
+(UNKNOWN downstream), because a parser bug must degrade to silence, not kill a
+turn.
 """
 
 from __future__ import annotations
@@ -9,10 +12,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from beacon.wire.accounting import ACCOUNTING_META_KEY
+from pydantic import ValidationError
+
+from beacon.wire.accounting import ACCOUNTING_META_KEY, Accounting
 
 AccountingSource = Literal["meta", "structured"]
-_AGGREGATE_FUNCTIONS = frozenset({"COUNT", "SUM", "AVG", "MIN", "MAX"})
+# Only the envelope's own fields are handed to the model: structuredContent
+# carries the page's records beside them, which the envelope need not copy.
+_ENVELOPE_FIELDS = tuple(Accounting.model_fields)
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,51 +40,27 @@ class AccountingRecord:
     source: AccountingSource
 
 
-def _is_count(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
-
-
-def _parse_aggregate(raw: object) -> AggregateValue | Literal[False] | None:
-    """None when absent, False when present but malformed."""
-    if raw is None:
-        return None
-    if not isinstance(raw, dict) or raw.get("function") not in _AGGREGATE_FUNCTIONS:
-        return False
-    value = raw.get("value")
-    if value is not None and (isinstance(value, bool) or not isinstance(value, int | float)):
-        return False
-    return AggregateValue(function=str(raw["function"]), value=value)
-
-
 def parse_envelope(raw: object, source: AccountingSource) -> AccountingRecord | None:
+    """One envelope through the wire model; None when it is not one."""
     if not isinstance(raw, dict):
         return None
-    kind = raw.get("result_kind")
-    returned = raw.get("returned")
-    has_more = raw.get("has_more")
-    total = raw.get("total")
-    bound = raw.get("total_lower_bound")
-    cursor = raw.get("cursor")
-    if kind not in ("search", "rows") or not _is_count(returned) or not isinstance(has_more, bool):
+    try:
+        envelope = Accounting.model_validate({k: raw[k] for k in _ENVELOPE_FIELDS if k in raw})
+    except ValidationError:
         return None
-    # Exactly one of total / total_lower_bound: both or neither is not an envelope.
-    if (total is None) == (bound is None):
-        return None
-    if (total is not None and not _is_count(total)) or (bound is not None and not _is_count(bound)):
-        return None
-    if cursor is not None and not isinstance(cursor, str):
-        return None
-    aggregate = _parse_aggregate(raw.get("aggregate"))
-    if aggregate is False:
-        return None
+    aggregate = envelope.aggregate
     return AccountingRecord(
-        result_kind=str(kind),
-        returned=int(returned),  # type: ignore[arg-type]
-        total=total,
-        total_lower_bound=bound,
-        has_more=has_more,
-        cursor=cursor,
-        aggregate=aggregate,
+        result_kind=envelope.result_kind,
+        returned=envelope.returned,
+        total=envelope.total,
+        total_lower_bound=envelope.total_lower_bound,
+        has_more=envelope.has_more,
+        cursor=envelope.cursor,
+        aggregate=(
+            AggregateValue(function=aggregate.function, value=aggregate.value)
+            if aggregate is not None
+            else None
+        ),
         source=source,
     )
 

@@ -14,16 +14,11 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-
-def _any(*patterns: str) -> re.Pattern[str]:
-    return re.compile("|".join(f"(?:{p})" for p in patterns), re.IGNORECASE)
-
-
 # A quantity right after "only"/"nur"/"solo": a slot, digits, or a number word.
 _QUANTITY = r"\s+(?:\{\{|\d|(?:one|two|three|four|five|six|seven|eight|nine|ten|a few|a handful)\b)"
 
-COMPLETENESS: Mapping[str, re.Pattern[str]] = {
-    "en": _any(
+COMPLETENESS: Mapping[str, tuple[str, ...]] = {
+    "en": (
         r"\bexact(?:ly)?\b",
         r"\bprecisely\b",
         r"(?<!\bnot )\ball (?:of )?(?:them|these|those|the)\b",
@@ -40,7 +35,7 @@ COMPLETENESS: Mapping[str, re.Pattern[str]] = {
         r"\bevery (?:single )?(?:one|photo|finding|panorama|record|item|result)s?\b",
         r"\bthat(?:'s| is) (?:all|everything)\b",
     ),
-    "de": _any(
+    "de": (
         r"\bgenau\b",
         r"\bexakt\b",
         r"\balle\b",
@@ -53,7 +48,7 @@ COMPLETENESS: Mapping[str, re.Pattern[str]] = {
         r"\bkeine weiteren\b",
         r"\bnicht mehr als\b",
     ),
-    "es": _any(
+    "es": (
         r"\bexactamente\b",
         r"\btod[oa]s\b",
         r"\ben total\b",
@@ -63,7 +58,7 @@ COMPLETENESS: Mapping[str, re.Pattern[str]] = {
         r"\bno hay más\b",
         r"\bningún otro\b",
     ),
-    "ko": _any(
+    "ko": (
         r"정확히",
         r"모두",
         r"전부",
@@ -75,7 +70,7 @@ COMPLETENESS: Mapping[str, re.Pattern[str]] = {
         r"뿐(?:입니다|이에요|이다)",
         r"더 이상",
     ),
-    "ja": _any(
+    "ja": (
         r"ちょうど",
         r"正確に",
         r"すべて",
@@ -90,8 +85,8 @@ COMPLETENESS: Mapping[str, re.Pattern[str]] = {
     ),
 }
 
-ABSENCE: Mapping[str, re.Pattern[str]] = {
-    "en": _any(
+ABSENCE: Mapping[str, tuple[str, ...]] = {
+    "en": (
         r"\bthere (?:are|were|is|was) (?:no|none)\b",
         r"\bnone\b",
         r"\bno (?:\w+ ){0,3}(?:were|was|are|is|could be) found\b",
@@ -105,7 +100,7 @@ ABSENCE: Mapping[str, re.Pattern[str]] = {
         r"\bdoes(?:n'?t| not) (?:have|contain) any\b",
         r"\b(?:has|have) no \w+",
     ),
-    "de": _any(
+    "de": (
         r"\bkeine?n?\b[^.!?]*\b(?:gefunden|finden|vorhanden|gibt|enthält|hat|entdeckt|sehen)\b",
         r"\bnicht (?:gefunden|finden|entdeckt)\b",
         r"\b(?:es gibt|gibt es) keine?n?\b",
@@ -113,7 +108,7 @@ ABSENCE: Mapping[str, re.Pattern[str]] = {
         r"\bnull\b",
         r"\bkein einzige[sr]?\b",
     ),
-    "es": _any(
+    "es": (
         r"\bno (?:hay|existen|existe|encontré|encontramos|se encontraron|se encontró|he encontrado|"
         r"hemos encontrado|tiene|contiene)\b",
         r"\bningun[oa]?\b",
@@ -121,14 +116,14 @@ ABSENCE: Mapping[str, re.Pattern[str]] = {
         r"\bnada\b",
         r"\bcero\b",
     ),
-    "ko": _any(
+    "ko": (
         r"(?<!수 )(?<!수)없(?:습니다|어요|음|다|는)",
         r"찾(?:을 수 없|지 못|지 않)",
         r"하나도",
         r"아무것도",
         r"아무 (?:결과|사진|항목)",
     ),
-    "ja": _any(
+    "ja": (
         r"見つかりませ",
         r"見当たりませ",
         r"存在しませ",
@@ -143,13 +138,13 @@ ABSENCE: Mapping[str, re.Pattern[str]] = {
 }
 
 
-def _union(patterns: Mapping[str, re.Pattern[str]]) -> re.Pattern[str]:
-    """Every locale's patterns in one expression: one scan of a sentence, not five."""
-    return re.compile("|".join(f"(?:{p.pattern})" for p in patterns.values()), re.IGNORECASE)
-
-
-_ANY_COMPLETENESS = _union(COMPLETENESS)
-_ANY_ABSENCE = _union(ABSENCE)
+# Every locale's patterns in one expression: one scan of a sentence, not five.
+_ANY_COMPLETENESS = re.compile(
+    "|".join(f"(?:{p})" for patterns in COMPLETENESS.values() for p in patterns), re.IGNORECASE
+)
+_ANY_ABSENCE = re.compile(
+    "|".join(f"(?:{p})" for patterns in ABSENCE.values() for p in patterns), re.IGNORECASE
+)
 
 
 def completeness_claim(text: str) -> str | None:

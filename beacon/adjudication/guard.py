@@ -91,7 +91,7 @@ def _verdict(
     return None
 
 
-def judge(sentence: str, standing: Standing, locale: Locale = "en") -> Drop | None:
+def judge(sentence: str, standing: Standing, locale: Locale) -> Drop | None:
     """None when the sentence may be published, else the first rule it breaks."""
     text = normalize(sentence)
     slots = [m.span() for m in SLOT.finditer(text)]
@@ -110,9 +110,7 @@ class GuardedStream(SlotStream):
     """``SlotStream`` with the guard in front: a sentence is judged whole, as the
     model wrote it, and only what passes has its slots rendered and is yielded."""
 
-    def __init__(
-        self, slots: Mapping[str, SlotValue], standing: Standing, locale: Locale = "en"
-    ) -> None:
+    def __init__(self, slots: Mapping[str, SlotValue], standing: Standing, locale: Locale) -> None:
         super().__init__(slots, locale)
         self._standing = standing
         self.drops: list[Drop] = []
@@ -120,7 +118,7 @@ class GuardedStream(SlotStream):
     def _render(self, sentences: list[str]) -> str:
         out = []
         for sentence in sentences:
-            drop = judge(sentence, self._standing, self._locale) if sentence.strip() else None
+            drop = judge(sentence, self._standing, self._locale)
             if drop is not None:
                 self.drops.append(drop)
                 continue

@@ -15,14 +15,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from beacon.adjudication.counts import Basis, CountVerdict, Grade
+from beacon.wire.tools import tool_spec
 
-# Filter axes each tool's input schema accepts: a counter-question may offer only
-# these (a tool absent here accepts none). The order breaks ties between axes.
-FILTER_AXES: Mapping[str, tuple[str, ...]] = {
-    "query_data": ("level", "status", "category", "company", "kind", "date_range"),
-    "list_annotations": ("level", "status", "category", "company", "kind", "date_range"),
-    "search_photos": ("level",),
-}
 # "How many …?" per locale, as data: a count question is answered by a
 # single-value aggregate (SPEC §3). Matched on the NFKC form, case-insensitively.
 HOW_MANY_PATTERNS: Mapping[str, tuple[str, ...]] = {
@@ -62,8 +56,9 @@ def widening_attempts(model_arguments: Mapping[str, Any], scope: Mapping[str, An
 
 
 def offerable_axes(tool: str, candidates: tuple[str, ...]) -> tuple[str, ...]:
-    """Keep only axes the tool accepts, in the candidates' order."""
-    accepted = FILTER_AXES.get(tool, ())
+    """Keep only axes the tool accepts (its row's filter axes), in the candidates' order."""
+    spec = tool_spec(tool)
+    accepted = spec.axis_names if spec is not None else ()
     return tuple(axis for axis in candidates if axis in accepted)
 
 

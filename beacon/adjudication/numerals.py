@@ -130,9 +130,7 @@ _JA_IDIOMS = ("万一", "一一", "十分")
 def _digits(text: str) -> list[Numeral]:
     found = []
     for match in _DIGITS.finditer(text):
-        start, end = match.span()
-        token = match.group().rstrip(",. \u00a0\u202f")
-        end = start + len(token)
+        (start, end), token = match.span(), match.group()
         identifier = bool(_ID_BEFORE.search(text[:start])) or bool(_ORDINAL_AFTER.match(text, end))
         found.append(Numeral(token, start, end, identifier))
     return found
@@ -152,8 +150,7 @@ def _word_numerals(text: str, lang: str) -> list[Numeral]:
     return found
 
 
-_WORD_TAIL = re.compile(r"[^\W\d_]*$")  # always matches (maybe empty)
-_WORD_HEAD = re.compile(r"[^\W\d_]*")
+_WORD_HEAD = re.compile(r"[^\W\d_]*")  # always matches (maybe empty)
 
 
 def _changed_spans(original: str, converted: str) -> list[Numeral]:
@@ -163,12 +160,10 @@ def _changed_spans(original: str, converted: str) -> list[Numeral]:
     for op, i1, i2, j1, j2 in matcher.get_opcodes():
         if op == "equal" or not any(ch.isdigit() for ch in converted[j1:j2]):
             continue
-        # Widen to whole words: the diff may start or stop inside one.
-        i1 -= len(_WORD_TAIL.search(original[:i1]).group())  # type: ignore[union-attr]
+        # Widen to the whole word: an ordinal's suffix ("twenty-first" → "21st") stays
+        # equal in both texts, so the rewritten stretch stops inside the word.
         i2 += len(_WORD_HEAD.match(original[i2:]).group())  # type: ignore[union-attr]
-        # (An insertion with no word of the original under it names no span.)
-        token = original[i1:i2].strip()
-        spans.extend([Numeral(token, i1, i2)] if token else [])
+        spans.append(Numeral(original[i1:i2].strip(), i1, i2))
     return spans
 
 
@@ -195,7 +190,7 @@ def _japanese(text: str) -> list[Numeral]:
 _FALSE_FRIENDS = frozenset({"once", "elf", "null", "mil", "sin"})
 
 
-def find_numerals(text: str, locale: str = "en") -> list[Numeral]:
+def find_numerals(text: str, locale: str) -> list[Numeral]:
     """Every number uttered in ``text`` (already ``normalize``d), in reading order.
 
     Word numerals are read in all three Latin-script locales (a model does not

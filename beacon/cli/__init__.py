@@ -1,5 +1,6 @@
-"""The ``beacon`` command line (typer)."""
+"""The ``beacon`` command line (typer): ``beacon.cli.main`` holds the app.
 
-from beacon.cli.main import app, main
-
-__all__ = ["app", "main"]
+Importing this package loads nothing else: ``beacon.cli.ask`` and
+``beacon.cli.up`` are usable without building the app or loading the
+commands other packages register.
+"""

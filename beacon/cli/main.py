@@ -1,16 +1,35 @@
-"""``beacon`` commands: up, serve, stub-mcp, stub-llm, token, ask, demo."""
+"""``beacon`` commands: up, serve, token, ask, demo, and those the installed packages add.
+
+The product's own commands are defined here. The stub (stub-mcp, stub-llm),
+the harness (sweep, boundaries, check-executed, audit, probe) and the gates
+(gate observe, gate promote) add theirs through the ``beacon.commands``
+entry-point group: each entry point names a function that takes this typer
+app and registers its commands on it. Nothing in ``beacon`` imports them.
+"""
 
 from __future__ import annotations
 
 import os
-from typing import Annotated
+import sys
+from collections.abc import Callable, Iterable
+from importlib.metadata import EntryPoint, entry_points
+from typing import Annotated, cast
 
 import typer
 
 from beacon.cli.ask import AskError, describe, final_answer, mint_token, run_turn
 from beacon.cli.up import DevStack, UpError, print_urls, serve_until_signal
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, help=__doc__)
+COMMAND_GROUP = "beacon.commands"
+# `up` and `demo` start the stub servers as `beacon stub-mcp` / `beacon stub-llm` processes.
+STUB_COMMANDS: tuple[str, ...] = ("stub-mcp", "stub-llm")
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    help="``beacon`` commands: up, serve, token, ask, demo, and those the stub, the harness "
+    "and the gates install (stub-mcp, stub-llm, sweep, gate, …).",
+)
 
 DEMO_QUESTIONS = (
     "How many open safety findings are on level 3 of Harbor Tower?",
@@ -26,6 +45,7 @@ def up(
     chat_port: Annotated[int, typer.Option(help="0 picks a free port")] = 0,
 ) -> None:
     """Start stub MCP, stub LLM and the chat server on loopback; Ctrl-C stops all three."""
+    _require_stub_commands("up")
     stack = DevStack(scenario, chat_port)
     try:
         stack.start()
@@ -52,28 +72,6 @@ def serve(port: Annotated[int, typer.Option()], host: str = "127.0.0.1") -> None
         typer.echo(f"beacon serve: {exc}", err=True)
         raise typer.Exit(2) from exc
     uvicorn.run(create_app(settings), host=host, port=port, log_level="warning")
-
-
-@app.command("stub-mcp")
-def stub_mcp(port: Annotated[int, typer.Option()], scenario: ScenarioOpt = "default") -> None:
-    """Run the stub MCP upstream (streamable HTTP at /mcp, dev endpoints beside it)."""
-    from stub_server.mcp_app import serve as serve_mcp
-    from stub_server.scenarios import UnknownScenario, load_scenario
-
-    try:
-        load_scenario(scenario)
-    except UnknownScenario as exc:
-        typer.echo(f"beacon stub-mcp: {exc}", err=True)
-        raise typer.Exit(2) from exc
-    serve_mcp(port=port, scenario=scenario)
-
-
-@app.command("stub-llm")
-def stub_llm(port: Annotated[int, typer.Option()]) -> None:
-    """Run the stub OpenAI-compatible model server (base URL ends in /v1)."""
-    from stub_server.llm_app import serve as serve_llm
-
-    serve_llm(port=port)
 
 
 def _mcp_origin(mcp: str | None) -> str:
@@ -140,6 +138,7 @@ def demo(scenario: ScenarioOpt = "default") -> None:
 
     With DEMO_ONCE=1 it exits after the questions (exit 1 if any turn failed).
     """
+    _require_stub_commands("demo")
     stack = DevStack(scenario)
     try:
         stack.start()
@@ -160,9 +159,52 @@ def demo(scenario: ScenarioOpt = "default") -> None:
     raise typer.Exit(serve_until_signal(stack))
 
 
-from beacon.cli.harness import register  # noqa: E402
+def command_names(typer_app: typer.Typer) -> set[str]:
+    """The names of the top-level commands and command groups registered on ``typer_app``."""
+    names = {
+        c.name or (c.callback.__name__.replace("_", "-") if c.callback else "")
+        for c in typer_app.registered_commands
+    }
+    return names | {g.name or "" for g in typer_app.registered_groups}
 
-register(app)
+
+def _require_stub_commands(command: str) -> None:
+    missing = [name for name in STUB_COMMANDS if name not in command_names(app)]
+    if missing:
+        typer.echo(
+            f"beacon {command}: the stub's commands are not installed ({', '.join(missing)}; "
+            f"the stub registers them through the {COMMAND_GROUP!r} entry points)",
+            err=True,
+        )
+        raise typer.Exit(1)
+
+
+Register = Callable[[typer.Typer], None]
+
+
+def load_commands(typer_app: typer.Typer, found: Iterable[EntryPoint] | None = None) -> list[str]:
+    """Let every installed ``beacon.commands`` entry point add its commands; returns their names.
+
+    An entry point that fails to load is reported on stderr and skipped: the
+    product's own commands keep working without the stub or the harness.
+    """
+    loaded = []
+    points = entry_points(group=COMMAND_GROUP) if found is None else found
+    for point in sorted(points, key=lambda p: p.name):
+        try:
+            register = cast(Register, point.load())
+            register(typer_app)
+        except Exception as exc:  # a broken plugin must not take the product's commands down
+            print(
+                f"beacon: the {point.name!r} commands ({point.value}) did not load: {exc!r}",
+                file=sys.stderr,
+            )
+            continue
+        loaded.append(point.name)
+    return loaded
+
+
+load_commands(app)
 
 
 def main() -> None:

@@ -1,21 +1,26 @@
 """Citations from structured result fields (never from prose).
 
-The card kind follows the id's prefix, a stable upstream convention; rows
-without an id (an aggregate) are uncitable and need no card.
+The card kind follows the id's prefix, a stable upstream convention, among the
+record kinds the source tool's row in the tool table (``beacon.wire.tools``)
+says it returns; rows without such an id (an aggregate, a level) are uncitable
+and need no card.
+
+The server is host-blind: a card says *what* it cites and where that lives
+(``target``: project, kind, id, level, panorama, as the record has them), and
+each host adapter builds its own URL from that. ``deep_link`` (SPEC §4) is the
+same target as a host-neutral URI, ``beacon:<kind>/<id>?project=<id>``: a name
+for the record, never an address in any host.
 """
 
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import quote
+
+from beacon.wire.tools import tool_spec
 
 MAX_CARDS_PER_SOURCE = 10
-_KINDS = {
-    "ph-": "photo",
-    "cap-": "panorama",
-    "ann-": "annotation",
-    "prj-": "project",
-    "doc-": "document",
-}
+LINK_SCHEME = "beacon"
 _DATE_FIELDS = ("taken_at", "created_at", "captured_at", "date")
 _TITLE_FIELDS = ("title", "label", "name")
 
@@ -31,10 +36,12 @@ def records_of(result: dict[str, Any]) -> list[dict[str, Any]]:
     return []
 
 
-def _kind(record_id: str) -> str | None:
-    # Every prefix runs to the id's first dash: one lookup, not a scan.
-    dash = record_id.find("-")
-    return _KINDS.get(record_id[: dash + 1]) if dash > 0 else None
+def _kind(source: str, record_id: str) -> str | None:
+    """The record kind ``record_id`` names, if the source tool returns that kind."""
+    spec = tool_spec(source)
+    if spec is None:
+        return None
+    return next((k.name for k in spec.cites if record_id.startswith(k.id_prefix)), None)
 
 
 def _first_str(record: dict[str, Any], names: tuple[str, ...]) -> str | None:
@@ -53,9 +60,40 @@ def _level(record: dict[str, Any]) -> str | None:
     return f"Level {number}" if isinstance(number, int) else None
 
 
-def deep_link(kind: str, record_id: str, project_id: str | None) -> str:
-    project = f"project={project_id}&" if project_id else ""
-    return f"/hosts/viewer?{project}{kind}={record_id}"
+def link_target(
+    kind: str,
+    record_id: str,
+    project_id: str | None,
+    *,
+    level_number: int | None = None,
+    panorama_id: str | None = None,
+) -> dict[str, Any]:
+    """Where a cited record lives, host-neutral (a ``CitationTarget``'s fields).
+
+    A project is its own project; a panorama is its own panorama.
+    """
+    return {
+        "kind": kind,
+        "id": record_id,
+        "project_id": record_id if kind == "project" else project_id,
+        "level_number": level_number,
+        "panorama_id": record_id if kind == "panorama" else panorama_id,
+    }
+
+
+def deep_link(target: dict[str, Any]) -> str:
+    """The target as a host-neutral URI: ``beacon:<kind>/<id>[?project=<id>]``."""
+    path = f"{LINK_SCHEME}:{quote(target['kind'], safe='')}/{quote(target['id'], safe='')}"
+    project = target.get("project_id")
+    return f"{path}?project={quote(project, safe='')}" if project else path
+
+
+def _int(value: object) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _str(value: object) -> str | None:
+    return value if isinstance(value, str) and value else None
 
 
 def card_fields(
@@ -69,15 +107,23 @@ def card_fields(
     adjudication).
     """
     record_id = record.get("id")
-    if not isinstance(record_id, str) or (kind := _kind(record_id)) is None:
+    if not isinstance(record_id, str) or (kind := _kind(source, record_id)) is None:
         return None
     thumbnail = record.get("thumbnail")
+    target = link_target(
+        kind,
+        record_id,
+        project_id or _str(record.get("project_id")),
+        level_number=_int(record.get("level_number")),
+        panorama_id=_str(record.get("capture_id")),
+    )
     return {
         "id": record_id,
         "source": source,
         "kind": kind,
         "title": _first_str(record, _TITLE_FIELDS) or record_id,
-        "deep_link": deep_link(kind, record_id, project_id),
+        "deep_link": deep_link(target),
+        "target": target,
         "thumbnail": thumbnail if isinstance(thumbnail, str) else None,
         "level": _level(record),
         "date": (_first_str(record, _DATE_FIELDS) or "")[:10] or None,
@@ -100,30 +146,55 @@ def card_list(
 
 
 # A card waiting for load-more is kept as its own fields only, in this order;
-# what follows from its id, tool and project (kind, deep link) is rebuilt when
-# it is served. (500 waiting cards were 120 KB as dicts, 38 KB packed.)
-PACKED_FIELDS = ("id", "title", "thumbnail", "level", "date")
+# what follows from its id, tool and project (kind, target, deep link) is
+# rebuilt when it is served. (500 waiting cards were 120 KB as dicts, 38 KB
+# packed.) Records kept before the target existed packed the first five only.
+PACKED_FIELDS = ("id", "title", "thumbnail", "level", "date", "level_number", "panorama_id")
 
 
 def pack_card(card: dict[str, Any]) -> list[Any]:
-    return [card[name] for name in PACKED_FIELDS]
+    target = card["target"]
+    return [
+        card["id"],
+        card["title"],
+        card["thumbnail"],
+        card["level"],
+        card["date"],
+        target["level_number"],
+        None if target["panorama_id"] == card["id"] else target["panorama_id"],
+    ]
 
 
 def unpack_card(
     packed: list[Any] | dict[str, Any], source: str, project_id: str | None
 ) -> dict[str, Any]:
     """A packed card's Citation fields (a dict is an already whole card, as older
-    records kept them)."""
+    records kept them; one kept before targets existed gets its target now)."""
     if isinstance(packed, dict):
-        return packed
-    fields = dict(zip(PACKED_FIELDS, packed, strict=True))
-    kind = _kind(fields["id"]) or "record"
+        if "target" in packed:
+            return packed
+        kind, record_id = str(packed["kind"]), str(packed["id"])
+        target = link_target(kind, record_id, project_id)
+        return {**packed, "deep_link": deep_link(target), "target": target}
+    if len(packed) > len(PACKED_FIELDS) or len(packed) < 5:
+        raise ValueError(f"a packed card has {len(packed)} fields, not {len(PACKED_FIELDS)}")
+    fields: dict[str, Any] = dict.fromkeys(PACKED_FIELDS)
+    fields.update(zip(PACKED_FIELDS, packed, strict=False))
+    kind = _kind(source, fields["id"]) or "record"
+    target = link_target(
+        kind,
+        fields["id"],
+        project_id,
+        level_number=fields["level_number"],
+        panorama_id=fields["panorama_id"],
+    )
     return {
         "id": fields["id"],
         "source": source,
         "kind": kind,
         "title": fields["title"],
-        "deep_link": deep_link(kind, fields["id"], project_id),
+        "deep_link": deep_link(target),
+        "target": target,
         "thumbnail": fields["thumbnail"],
         "level": fields["level"],
         "date": fields["date"],

@@ -10,8 +10,6 @@ from collections.abc import Mapping
 
 from beacon.adjudication import AbsenceCause
 
-LOCALES = ("en", "ko", "ja", "de", "es")
-
 # Axis-neutral: the options say which axis (level, month, status, …) they narrow.
 COUNTER_QUESTION: Mapping[str, str] = {
     "en": "That was a sample. Pick one to narrow it down:",
@@ -235,4 +233,31 @@ NOT_RUN: Mapping[str, str] = {
     "ja": "その検索はここでは実行できませんでした。",
     "de": "Diese Suche konnte hier nicht ausgeführt werden.",
     "es": "Esa búsqueda no se pudo realizar aquí.",
+}
+# Load-more: a next page that broke a stitch invariant was set aside (SPEC §3).
+STITCH_DISCARDED: Mapping[str, str] = {
+    "en": "The next page did not match the earlier ones (the data changed while paging), so "
+    "it was set aside: the cards shown come from the earlier pages only.",
+    "ko": "다음 페이지가 이전 페이지와 맞지 않아(페이지를 넘기는 동안 데이터가 바뀜) 추가하지 "
+    "않았습니다. 표시된 카드는 이전 페이지의 것뿐입니다.",
+    "ja": "次のページが前のページと一致しなかったため(ページ送りの間にデータが変わりました)、"
+    "追加しませんでした。表示中のカードは前のページのものだけです。",
+    "de": "Die nächste Seite passte nicht zu den vorigen (die Daten haben sich beim Blättern "
+    "geändert) und wurde nicht übernommen: die gezeigten Karten stammen nur von den vorigen "
+    "Seiten.",
+    "es": "La página siguiente no coincidía con las anteriores (los datos cambiaron mientras se "
+    "paginaba), así que no se añadió: las tarjetas mostradas son solo de las páginas anteriores.",
+}
+# Load-more: the page cap is reached while the source says more exist.
+PAGE_CAP: Mapping[str, str] = {
+    "en": "Stopped after {n} pages: there are more, but they are not loaded here. Narrow the "
+    "question to see the rest.",
+    "ko": "{n}페이지에서 멈췄습니다: 더 있지만 여기서는 불러오지 않습니다. 나머지를 보려면 "
+    "질문 범위를 좁히세요.",
+    "ja": "{n}ページで止めました。続きはありますが、ここでは読み込みません。残りを見るには"
+    "質問を絞り込んでください。",
+    "de": "Nach {n} Seiten angehalten: es gibt mehr, sie werden hier aber nicht geladen. Die "
+    "Frage eingrenzen, um den Rest zu sehen.",
+    "es": "Se detuvo tras {n} páginas: hay más, pero no se cargan aquí. Acote la pregunta para "
+    "ver el resto.",
 }

@@ -16,12 +16,16 @@ from beacon.adjudication import (
     CountVerdict,
     Emptiness,
     Grade,
+    PageShape,
+    PageSummary,
     absence_cause,
     grade_accounting,
     is_in_band_failure,
+    promote_complete,
     read_accounting,
     result_emptiness,
 )
+from beacon.adjudication.stitch import page_ids, summarize
 from beacon.adjudication.tools import has_result_contract
 from beacon.loop.citations import MAX_CARDS_PER_SOURCE, card_list, records_of
 from beacon.loop.sets import Enumeration
@@ -65,8 +69,9 @@ class Evidence:
     absence: AbsenceVerdict | None
     denied: bool = False
     cursor: str | None = None  # the upstream's next-page handle, for load-more
-    # Every record id on the page (cards are a prefix), when a page may be stitched.
-    page_ids: tuple[str, ...] = ()
+    # The page as the stitcher weighs it (accounting and every record id; cards are a
+    # prefix), kept only when a page may be stitched.
+    page: PageSummary | None = None
     enumeration: Enumeration | None = None  # a set read from a typed field of every record
     # Cards of this page beyond the display limit, as Citation fields (load-more serves them).
     unshown: tuple[dict[str, Any], ...] = ()
@@ -78,18 +83,41 @@ class Evidence:
         return has_result_contract(self.tool)
 
     def count_entry(self) -> CountEntry:
-        verdict = self.verdict
-        total = None if verdict.grade is Grade.UNKNOWN else verdict.value
-        return CountEntry(
-            source=self.tool,
-            slot=self.slot,
+        return count_entry(
+            self.tool,
+            self.slot,
+            self.verdict.grade,
+            self.verdict.value,
             displayed=len(self.citations),
-            total=int(total) if isinstance(total, int | float) else None,
-            total_is_lower_bound=verdict.grade is Grade.LOWER_BOUND,
-            has_more=verdict.has_more,
-            grade=verdict.grade.value,
+            has_more=self.verdict.has_more,
             more=(self.cursor is not None or bool(self.unshown)) and not self.failed,
         )
+
+
+def count_entry(
+    source: str,
+    slot: str,
+    grade: Grade,
+    value: float | None,
+    *,
+    displayed: int,
+    has_more: bool,
+    more: bool,
+) -> CountEntry:
+    """The one place a count line's numbers are made (the references frame's and
+    every load-more reply's): an UNKNOWN count carries no number, a lower bound
+    says so."""
+    total = None if grade is Grade.UNKNOWN or value is None else int(value)
+    return CountEntry(
+        source=source,
+        slot=slot,
+        displayed=displayed,
+        total=total,
+        total_is_lower_bound=grade is Grade.LOWER_BOUND,
+        has_more=has_more,
+        grade=grade.value,
+        more=more,
+    )
 
 
 def adjudicate(
@@ -105,7 +133,12 @@ def adjudicate(
 ) -> Evidence:
     """``stitching``: this page will be checked against pages already shown, so
     its ids are kept even if nothing follows it (otherwise they are kept only
-    when a cursor leads to a next page: a 3000-row page's ids are not free)."""
+    when a cursor leads to a next page: a 3000-row page's ids are not free).
+
+    ``narrowed``: the call ran in the dispatch scope of an active narrowing. Its
+    grade is final here, before any frame shows it: a narrowed scope that came
+    back as one page with nothing beyond it is the complete set (EXACT).
+    """
     result = outcome.result
     failed = is_in_band_failure(outcome.tool, result, transport_status=outcome.transport_status)
     acct = None if failed else read_accounting(result)
@@ -117,6 +150,9 @@ def adjudicate(
     records = [] if failed else records_of(result)
     cards = card_list(outcome.tool, records, project_id, card_limit + PENDING_CARDS)
     verdict = grade_accounting(acct, sentinel=sentinel)
+    if narrowed and acct is not None and emptiness != "empty":
+        # An empty narrowed page is an absence (zero after narrowing), not a promotion.
+        verdict = promote_complete(verdict, PageShape(True, 1, acct.has_more, acct.returned))
     sample = verdict.grade is Grade.LOWER_BOUND or verdict.has_more
     return Evidence(
         call_id=call_id,
@@ -131,10 +167,10 @@ def adjudicate(
         returned=acct.returned if acct is not None else None,
         absence=absence_cause(facts),
         cursor=acct.cursor if acct is not None else None,
-        page_ids=(
-            tuple(r["id"] for r in records if isinstance(r.get("id"), str))
-            if stitching or (acct is not None and acct.cursor is not None)
-            else ()
+        page=(
+            summarize(acct, page_ids(result))
+            if not failed and (stitching or (acct is not None and acct.cursor is not None))
+            else None
         ),
         unshown=tuple(cards[card_limit:]),
         facets=tuple(

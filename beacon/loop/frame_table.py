@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from beacon.adjudication.tables import build_rows
-from beacon.wire.frames import FrameType
+from beacon.wire.frames import FRAME_TYPES, FrameType
 
 
 class TurnState(StrEnum):
@@ -23,18 +23,7 @@ class TurnState(StrEnum):
     TERMINATED = "terminated"  # `done` or `error` sent
 
 
-FRAME_EVENTS: tuple[FrameType, ...] = (
-    "start",
-    "plan",
-    "tool_call",
-    "tool_result",
-    "references",
-    "delta",
-    "notice",
-    "heartbeat",
-    "done",
-    "error",
-)
+FRAME_EVENTS: tuple[FrameType, ...] = FRAME_TYPES
 
 
 @dataclass(frozen=True, slots=True)

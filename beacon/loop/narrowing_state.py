@@ -16,7 +16,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from beacon.adjudication import GateEvent, GateState, Grade, gate_step
-from beacon.adjudication.narrowing import FILTER_AXES
 from beacon.loop.copy import (
     AXIS_NAMES,
     AXIS_OR,
@@ -39,29 +38,9 @@ from beacon.loop.copy import (
     say,
 )
 from beacon.loop.evidence import Evidence
+from beacon.wire.tools import PAGE_ARGUMENT, FilterAxis, tool_spec
 
 MAX_OPTIONS = 3
-# A narrowed scope asks for the tool's largest page, so the whole set can come
-# back as one page with nothing beyond it.
-NARROWED_PAGE = {"search_photos": 50, "list_annotations": 100}
-# How each filter axis travels, in the tools' own argument names.
-AXIS_KEYS: Mapping[str, tuple[str, ...]] = {
-    "level": ("level_number",),
-    "date_range": ("date_from", "date_to"),
-    "status": ("status",),
-    "category": ("category",),
-    "company": ("company",),
-    "kind": ("kind",),
-}
-# Scope keys per tool: its axes' arguments (FILTER_AXES is the one table of what a
-# tool accepts) and, where a narrowed scope asks for the largest page, its limit.
-SCOPE_KEYS: Mapping[str, tuple[str, ...]] = {
-    tool: (
-        *(key for axis in axes for key in AXIS_KEYS[axis]),
-        *(("limit",) if tool in NARROWED_PAGE else ()),
-    )
-    for tool, axes in FILTER_AXES.items()
-}
 _LEVEL = re.compile(r"(\d+)")
 _MONTH = re.compile(r"^(\d{4})-(\d{2})")
 _DATE_FIELDS = ("created_at", "captured_at", "taken_at", "issued_on", "date")
@@ -124,8 +103,15 @@ def scoped_arguments(tool: str, arguments: dict[str, Any], narrowing: Narrowing)
     """The scope keys this tool accepts, spread last over the model's arguments."""
     if not narrowing.active:
         return arguments
-    keys = SCOPE_KEYS.get(tool, ())
+    spec = tool_spec(tool)
+    keys = spec.scope_keys if spec is not None else ()
     return {**arguments, **{k: v for k, v in narrowing.scope.items() if k in keys}}
+
+
+def _axes(tool: str) -> tuple[FilterAxis, ...]:
+    """The axes ``tool`` accepts (its row in the tool table), in tie-break order."""
+    spec = tool_spec(tool)
+    return spec.filter_axes if spec is not None else ()
 
 
 # One axis value of one returned record; a month is (year, month).
@@ -183,13 +169,13 @@ def _tallies(
     else:
         rows, readers = records, _FROM_RECORD
     tallies: dict[str, Counter[Value]] = {}
-    for axis in FILTER_AXES.get(evidence.tool, ()):
-        reader = readers.get(axis)
+    for axis in _axes(evidence.tool):
+        reader = readers.get(axis.name)
         if reader is None:
             continue
         found = Counter(v for row in rows if (v := reader(row)) is not None)
         if found:
-            tallies[axis] = found
+            tallies[axis.name] = found
     return len(rows), tallies
 
 
@@ -200,10 +186,10 @@ def _ranked_axes(
 
     An axis splits the sample when it takes two values or more on it; among those,
     the better split is the one whose offered options cover more of what came
-    back. Ties go to the axis listed first in ``FILTER_AXES``.
+    back. Ties go to the axis the tool's row lists first.
     """
     returned, tallies = _tallies(evidence, records)
-    order = FILTER_AXES.get(evidence.tool, ())
+    order = [axis.name for axis in _axes(evidence.tool)]
     ranked: list[tuple[tuple[int, float, int], str, list[Value]]] = []
     for axis, found in tallies.items():
         values = sorted(found, key=lambda v: (-found[v], v))
@@ -233,12 +219,16 @@ _WORDED: Mapping[
 
 
 def _option(tool: str, axis: str, value: Value, locale: str) -> dict[str, Any]:
-    """One option's copy and the scope that really narrows ``tool`` to ``value``."""
+    """One option's copy and the scope that really narrows ``tool`` to ``value``,
+    in the arguments the tool's row names for the axis."""
+    spec = tool_spec(tool)
+    assert spec is not None  # only a tool's own axes are ranked
+    arguments = next(a.arguments for a in spec.filter_axes if a.name == axis)
     scope: dict[str, Any]
     if axis == "level":
         assert isinstance(value, int)
         label, reply = say(LEVEL_LABEL, locale, n=value), say(LEVEL_REPLY, locale, n=value)
-        scope = {"level_number": value}
+        scope = {arguments[0]: value}
     elif axis == "date_range":
         assert isinstance(value, tuple)
         year, month = value
@@ -249,18 +239,19 @@ def _option(tool: str, axis: str, value: Value, locale: str) -> dict[str, Any]:
             "month_name": MONTH_NAMES.get(locale, MONTH_NAMES["en"])[month - 1],
         }
         label, reply = say(DATE_LABEL, locale, **words), say(DATE_REPLY, locale, **words)
+        date_from, date_to = arguments
         scope = {
-            "date_from": f"{year:04d}-{month:02d}-01",
-            "date_to": f"{year:04d}-{month:02d}-{last:02d}",
+            date_from: f"{year:04d}-{month:02d}-01",
+            date_to: f"{year:04d}-{month:02d}-{last:02d}",
         }
     else:
         assert isinstance(value, str)
         names, label_table, reply_table = _WORDED[axis]
         word = _named(names, value, locale)
         label, reply = say(label_table, locale, value=word), say(reply_table, locale, value=word)
-        scope = {AXIS_KEYS[axis][0]: value}
-    if tool in NARROWED_PAGE:
-        scope["limit"] = NARROWED_PAGE[tool]
+        scope = {arguments[0]: value}
+    if spec.narrowed_page is not None:
+        scope[PAGE_ARGUMENT] = spec.narrowed_page
     return {"label": label, "reply": reply, "scope": scope}
 
 
@@ -269,7 +260,7 @@ def offer_narrowing(
 ) -> list[dict[str, Any]]:
     """Counter-question options on the axis that splits the sample best.
 
-    Only axes the tool accepts (``FILTER_AXES``), only values that came back: the
+    Only axes the tool accepts (its row's filter axes), only values that came back: the
     cards' levels and months, or — given the page's ``records`` — their typed
     fields too (status, category, company, kind). At most ``MAX_OPTIONS``, the
     most common value first and recommended; no count is promised.

@@ -24,10 +24,8 @@ from beacon.adjudication import (
     GateEvent,
     GateState,
     Grade,
-    PageShape,
     SlotValue,
     grade_view_list,
-    promote_complete,
 )
 from beacon.adjudication.slots import split_sentences
 from beacon.auth.verify import Identity
@@ -245,6 +243,8 @@ class Turn:
         outcome = await upstream.call_tool(tool, arguments)
         project_id = arguments.get("project_id")
         narrowed = self.narrowing.active and tool == self.narrowing.tool
+        # Graded once, here: promotion of a complete narrowed page included, so
+        # `tool_result` and `references` show the same grade.
         evidence = adjudicate(
             outcome,
             call_id=call_id,
@@ -260,7 +260,8 @@ class Turn:
             found = enumerate_field(tool, outcome.result, field, complete=complete)
             evidence = replace(evidence, enumeration=found)
         if evidence.counted and (evidence.cursor or evidence.unshown) and not evidence.failed:
-            self._pages[slot] = page_record(evidence)  # saved with the answer, in one commit
+            # Saved with the answer, in one commit.
+            self._pages[slot] = page_record(evidence, locale=self.request.locale)
         self._emit(
             "tool_result",
             call_id=call_id,
@@ -438,18 +439,17 @@ class Turn:
         }
 
     def _settle_narrowing(self) -> None:
-        """Promote a complete narrowed page, release after zero, or offer to narrow."""
+        """Step the subset gate (complete, partial, zero), or offer to narrow."""
         if self.narrowing.active:
-            for index, item in enumerate(self.evidence):
+            for item in self.evidence:
                 if item.tool != self.narrowing.tool or item.failed or item.denied:
                     continue
                 if item.emptiness == "empty":
                     self.narrowing.step(GateEvent.NARROWED_ZERO)
                     continue
-                shape = PageShape(True, 1, item.verdict.has_more, item.returned or 0)
-                promoted = promote_complete(item.verdict, shape)
-                self.evidence[index] = replace(item, verdict=promoted)
-                complete = promoted.grade is Grade.EXACT and len(item.citations) == item.returned
+                # The grade is final since adjudication (promotion included): read it only.
+                exact = item.verdict.grade is Grade.EXACT
+                complete = exact and len(item.citations) == item.returned
                 self.narrowing.step(
                     GateEvent.NARROWED_COMPLETE if complete else GateEvent.NARROWED_PARTIAL
                 )

@@ -3,7 +3,16 @@
 A page is fetched with the same arguments and the upstream's cursor, then
 stitched onto the pages already shown. The stitch collects ids only: a
 violated invariant (the total moved, ids overlap, a page lost its
-accounting) discards the new page and says so, and no count is ever summed.
+accounting, a page past the cap) discards the new page and says so — to the
+user as a disclosure notice in the reply, and to later turns as the
+``stitch_discarded`` anchor kept in the source's record — and no count is
+ever summed. No page past the cap is fetched at all.
+
+The record the store keeps per counted source (sealed, one per turn and slot):
+``tool``, ``arguments``, ``cursor``, ``pages`` (one ``PageSummary`` per page
+stitched so far), ``shown`` (card ids on screen), ``pending`` (packed cards of
+a page in hand), the turn's ``grade``, ``has_more`` and ``total``, the turn's
+``locale`` (the reply's notices are worded in it) and ``anchors``.
 """
 
 from __future__ import annotations
@@ -11,55 +20,34 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from beacon.adjudication import StitchResult, stitch_pages
+from beacon.adjudication import Anomaly, Grade, PageSummary, StitchResult, stitch_pages
+from beacon.adjudication.anchors import stitch_discarded
+from beacon.adjudication.stitch import DEFAULT_PAGE_CAP, summarize
 from beacon.loop.citations import pack_card, unpack_card
-from beacon.loop.evidence import Evidence, adjudicate
+from beacon.loop.copy import FAILURE, PAGE_CAP, STITCH_DISCARDED, say
+from beacon.loop.evidence import Evidence, adjudicate, count_entry
 from beacon.upstream.mcp_client import McpUpstream
-from beacon.wire.accounting import ACCOUNTING_META_KEY
-from beacon.wire.frames import CountEntry
+from beacon.wire.frames import CountEntry, MoreNotice, MoreReply
 
 
-def page_record(evidence: Evidence) -> dict[str, Any]:
+def page_record(evidence: Evidence, *, locale: str) -> dict[str, Any]:
     """What the store keeps to fetch and stitch the next page later.
 
     A page with no cursor is never stitched to another, so adjudication kept no
-    ids for it (a 3000-row page's were 48 KB sealed into every such turn).
+    summary for it (a 3000-row page's ids were 48 KB sealed into every such turn).
     """
+    entry = evidence.count_entry()
     return {
         "tool": evidence.tool,
         "arguments": evidence.arguments,
         "cursor": evidence.cursor,
-        "pages": [page_summary(evidence)],
+        "pages": [evidence.page.model_dump(mode="json")] if evidence.page is not None else [],
         "shown": [c.id for c in evidence.citations],
         "pending": [pack_card(c) for c in evidence.unshown],
-        "grade": evidence.verdict.grade.value,
-        "has_more": evidence.verdict.has_more,
-    }
-
-
-def page_summary(evidence: Evidence) -> dict[str, Any]:
-    bound = evidence.verdict.basis.value == "upstream_bound"
-    return {
-        "total": evidence.verdict.value,
-        "bound": bound,
-        "ids": list(evidence.page_ids),
-        "has_more": evidence.cursor is not None,
-        "returned": evidence.returned or 0,
-    }
-
-
-def _as_result(summary: dict[str, Any]) -> dict[str, Any]:
-    """A stored page summary in the CallToolResult shape the stitcher reads."""
-    envelope = {
-        "result_kind": "search" if summary["bound"] else "rows",
-        "returned": summary["returned"],
-        "has_more": summary["has_more"],
-        "cursor": None,
-    }
-    envelope["total_lower_bound" if summary["bound"] else "total"] = summary["total"]
-    return {
-        "content": [{"type": "text", "text": "", "_meta": {ACCOUNTING_META_KEY: envelope}}],
-        "structuredContent": {**envelope, "items": [{"id": i} for i in summary["ids"]]},
+        "grade": entry.grade,
+        "has_more": entry.has_more,
+        "total": entry.total,
+        "locale": locale,
     }
 
 
@@ -69,14 +57,23 @@ class NextPage:
     record: dict[str, Any]
 
 
-def stitch_next(record: dict[str, Any], evidence: Evidence) -> NextPage:
-    pages = [*record["pages"], page_summary(evidence)]
-    stitch = stitch_pages([_as_result(p) for p in pages])
+def stitch_next(
+    record: dict[str, Any], evidence: Evidence, *, slot: str, page_cap: int = DEFAULT_PAGE_CAP
+) -> NextPage:
+    """``evidence``'s page stitched onto the record's pages, or set aside."""
+    # A page adjudication kept no summary of is weighed as what it is: unaccounted.
+    page = evidence.page if evidence.page is not None else summarize(None, ())
+    kept = [PageSummary.model_validate(p) for p in record["pages"]]
+    stitch = stitch_pages([*kept, page], page_cap=page_cap)
     if not stitch.ok:
-        # Discard and disclose: nothing more is offered from a moving source.
-        return NextPage(stitch, {**record, "cursor": None})
+        # Discard and disclose: nothing more is offered from a moving source, and a
+        # later turn's model is told why (the anchor is kept with the record).
+        anchor = stitch_discarded(slot, [a.value for a in stitch.anomalies]).record()
+        anchors = [*record.get("anchors", []), anchor]
+        return NextPage(stitch, {**record, "cursor": None, "anchors": anchors})
     shown = [*record["shown"], *(c.id for c in evidence.citations)]
     pending = [pack_card(c) for c in evidence.unshown]
+    pages = [*record["pages"], page.model_dump(mode="json")]
     return NextPage(
         stitch,
         {**record, "pages": pages, "cursor": evidence.cursor, "shown": shown, "pending": pending},
@@ -86,27 +83,35 @@ def stitch_next(record: dict[str, Any], evidence: Evidence) -> NextPage:
 MORE_CARDS = 10
 
 
-def has_more(record: dict[str, Any]) -> bool:
-    return bool(record.get("pending")) or record.get("cursor") is not None
+def has_more(record: dict[str, Any], *, page_cap: int = DEFAULT_PAGE_CAP) -> bool:
+    """Cards of a page in hand wait, or a next page exists within the page cap."""
+    fetchable = record.get("cursor") is not None and len(record["pages"]) < page_cap
+    return bool(record.get("pending")) or fetchable
 
 
-def _count(record: dict[str, Any], slot: str) -> CountEntry:
-    first = record["pages"][0]
-    return CountEntry(
-        source=record["tool"],
-        slot=slot,
+def _count(record: dict[str, Any], slot: str, *, page_cap: int) -> CountEntry:
+    """The slot's count after this reply: the turn's population, never a page sum."""
+    more = has_more(record, page_cap=page_cap)
+    # Records saved before the turn's total was kept carry it on their first page.
+    total = record["total"] if "total" in record else record["pages"][0]["total"]
+    return count_entry(
+        record["tool"],
+        slot,
+        Grade(record["grade"]),
+        total,
         displayed=len(record["shown"]),
-        total=first["total"],
-        total_is_lower_bound=record["grade"] == "LOWER_BOUND",
-        has_more=record["has_more"] or has_more(record),
-        grade=record["grade"],
-        more=has_more(record),
+        has_more=record["has_more"] or more,
+        more=more,
     )
 
 
+def _locale(record: dict[str, Any]) -> str:
+    return str(record.get("locale", "en"))
+
+
 def serve_pending(
-    record: dict[str, Any], *, turn_id: str, slot: str
-) -> tuple[dict[str, Any], dict[str, Any]] | None:
+    record: dict[str, Any], *, turn_id: str, slot: str, page_cap: int = DEFAULT_PAGE_CAP
+) -> tuple[MoreReply, dict[str, Any]] | None:
     """The next cards of a page already in hand: no upstream call needed."""
     pending = list(record.get("pending") or [])
     if not pending:
@@ -118,21 +123,40 @@ def serve_pending(
     ]
     rest = pending[MORE_CARDS:]
     updated = {**record, "pending": rest, "shown": [*record["shown"], *(c["id"] for c in batch)]}
-    body = {
-        "turn_id": turn_id,
-        "slot": slot,
-        "citations": batch,
-        "count": _count(updated, slot).model_dump(),
-        "anomalies": [],
-        "failed": False,
-    }
-    return body, updated
+    reply = MoreReply.model_validate(
+        {
+            "turn_id": turn_id,
+            "slot": slot,
+            "citations": batch,
+            "count": _count(updated, slot, page_cap=page_cap),
+        }
+    )
+    return reply, updated
+
+
+def _notices(
+    record: dict[str, Any], stitch: StitchResult | None, *, page_cap: int
+) -> list[MoreNotice]:
+    locale = _locale(record)
+    if stitch is None:
+        return [MoreNotice(kind="failure", text=say(FAILURE, locale, tool=record["tool"]))]
+    if not stitch.ok:
+        return [MoreNotice(kind="disclosure", text=say(STITCH_DISCARDED, locale))]
+    if Anomaly.PAGE_CAP_REACHED in stitch.anomalies:
+        return [MoreNotice(kind="disclosure", text=say(PAGE_CAP, locale, n=page_cap))]
+    return []
 
 
 async def fetch_more(
-    upstream: McpUpstream, record: dict[str, Any], *, turn_id: str, slot: str, sentinel: int
-) -> tuple[dict[str, Any], dict[str, Any]]:
-    """(response body, updated record) for one load-more request."""
+    upstream: McpUpstream,
+    record: dict[str, Any],
+    *,
+    turn_id: str,
+    slot: str,
+    sentinel: int,
+    page_cap: int = DEFAULT_PAGE_CAP,
+) -> tuple[MoreReply, dict[str, Any]]:
+    """(reply, updated record) for one load-more request."""
     arguments = {**record["arguments"], "cursor": record["cursor"]}
     outcome = await upstream.call_tool(record["tool"], arguments)
     project_id = record["arguments"].get("project_id")
@@ -144,29 +168,20 @@ async def fetch_more(
         project_id=project_id if isinstance(project_id, str) else None,
         stitching=True,
     )
-    nxt = (
-        stitch_next(record, evidence)
-        if not evidence.failed
-        else NextPage(stitch_pages([]), {**record, "cursor": None})
-    )
-    first = record["pages"][0]
-    count = CountEntry(
-        source=record["tool"],
+    if evidence.failed:
+        # A failed page is not stitched (there is nothing to weigh): the reply says it failed.
+        stitch, updated = None, {**record, "cursor": None}
+    else:
+        nxt = stitch_next(record, evidence, slot=slot, page_cap=page_cap)
+        stitch, updated = nxt.stitch, nxt.record
+    accepted = stitch is not None and stitch.ok
+    reply = MoreReply(
+        turn_id=turn_id,
         slot=slot,
-        displayed=len(nxt.record["shown"]),
-        total=first["total"],
-        total_is_lower_bound=record["grade"] == "LOWER_BOUND",
-        has_more=record["has_more"] or nxt.record["cursor"] is not None,
-        grade=record["grade"],
-        more=nxt.record["cursor"] is not None,
+        citations=list(evidence.citations) if accepted else [],
+        count=_count(updated, slot, page_cap=page_cap),
+        anomalies=[a.value for a in stitch.anomalies] if stitch is not None else [],
+        failed=evidence.failed,
+        notices=_notices(record, stitch, page_cap=page_cap),
     )
-    cards = list(evidence.citations) if nxt.stitch.ok else []
-    body = {
-        "turn_id": turn_id,
-        "slot": slot,
-        "citations": [c.model_dump() for c in cards],
-        "count": count.model_dump(),
-        "anomalies": [a.value for a in nxt.stitch.anomalies],
-        "failed": evidence.failed,
-    }
-    return body, nxt.record
+    return reply, updated

@@ -1,10 +1,10 @@
 // UI copy as data, one table per locale. The server localises what it says
-// (notices, narration); this is only the panel's own chrome. Numbers are
-// formatted by Intl for the locale, so "3,000" in en reads "3.000" in de.
+// (notices, narration); this is only the panel's own chrome. The locales, the
+// count phrases each grade permits and the thousands mark come from the
+// generated vocabulary (the server's own tables), so the count line words a
+// count exactly as the server's count slot does: "3,000" in en, "3.000" in de.
 
-export const LOCALES = Object.freeze(["en", "ko", "ja", "de", "es"]);
-
-const NUMBER_TAGS = { en: "en-US", ko: "ko-KR", ja: "ja-JP", de: "de-DE", es: "es-ES" };
+import { DEFAULT_LOCALE, GRADE_PHRASES, LOCALES, NUMBER_GROUPING } from "./vocabulary.js";
 
 const COPY = {
   en: {
@@ -31,9 +31,6 @@ const COPY = {
       denied: "Not available on your plan",
       failed: "Failed",
     },
-    exactly: (n) => `exactly ${n}`,
-    atLeast: (n) => `at least ${n}`,
-    these: (m) => `these ${m}`,
     showing: (m) => ` — showing ${m}`,
     none: "no results",
     authExpired: "Your sign-in has expired. Sign in again, then resend the question.",
@@ -66,9 +63,6 @@ const COPY = {
       denied: "현재 요금제에서 사용할 수 없음",
       failed: "실패",
     },
-    exactly: (n) => `정확히 ${n}건`,
-    atLeast: (n) => `최소 ${n}건`,
-    these: (m) => `이 ${m}건`,
     showing: (m) => ` — ${m}건 표시`,
     none: "결과 없음",
     authExpired: "로그인이 만료되었습니다. 다시 로그인한 뒤 질문을 다시 보내세요.",
@@ -101,9 +95,6 @@ const COPY = {
       denied: "現在のプランでは利用できません",
       failed: "失敗",
     },
-    exactly: (n) => `ちょうど${n}件`,
-    atLeast: (n) => `少なくとも${n}件`,
-    these: (m) => `この${m}件`,
     showing: (m) => ` — ${m}件を表示`,
     none: "該当なし",
     authExpired: "ログインの有効期限が切れました。再度ログインしてから質問を送信してください。",
@@ -136,9 +127,6 @@ const COPY = {
       denied: "In Ihrem Tarif nicht verfügbar",
       failed: "Fehlgeschlagen",
     },
-    exactly: (n) => `genau ${n}`,
-    atLeast: (n) => `mindestens ${n}`,
-    these: (m) => `diese ${m}`,
     showing: (m) => ` — ${m} angezeigt`,
     none: "keine Treffer",
     authExpired: "Ihre Anmeldung ist abgelaufen. Melden Sie sich erneut an und senden Sie die Frage noch einmal.",
@@ -171,9 +159,6 @@ const COPY = {
       denied: "No disponible en su plan",
       failed: "Error",
     },
-    exactly: (n) => `exactamente ${n}`,
-    atLeast: (n) => `al menos ${n}`,
-    these: (m) => `estos ${m}`,
     showing: (m) => ` — se muestran ${m}`,
     none: "sin resultados",
     authExpired: "Su sesión ha caducado. Inicie sesión de nuevo y vuelva a enviar la pregunta.",
@@ -184,9 +169,25 @@ const COPY = {
   },
 };
 
-/** The copy for a locale; an unknown locale falls back to English. */
+/** A whole number with the locale's thousands mark, as the server writes it. */
+function formatNumber(n, mark) {
+  if (!Number.isInteger(n)) return String(n);
+  const digits = String(Math.abs(n)).replace(/\B(?=(\d{3})+(?!\d))/g, mark);
+  return n < 0 ? `-${digits}` : digits;
+}
+
+/** The copy for a locale; an unknown locale falls back to the default (English). */
 export function copyFor(locale) {
-  const table = COPY[LOCALES.includes(locale) ? locale : "en"];
-  const numbers = new Intl.NumberFormat(NUMBER_TAGS[locale] ?? "en-US");
-  return { ...table, locale: LOCALES.includes(locale) ? locale : "en", number: (n) => numbers.format(n) };
+  const chosen = LOCALES.includes(locale) ? locale : DEFAULT_LOCALE;
+  const phrases = GRADE_PHRASES[chosen];
+  // The phrase is filled with a number already formatted (copy.number).
+  const phrase = (grade) => (n) => phrases[grade].replace("{n}", () => n);
+  return {
+    ...COPY[chosen],
+    locale: chosen,
+    number: (n) => formatNumber(n, NUMBER_GROUPING[chosen]),
+    exactly: phrase("EXACT"),
+    atLeast: phrase("LOWER_BOUND"),
+    these: phrase("SHOWN"),
+  };
 }

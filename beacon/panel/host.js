@@ -10,8 +10,11 @@
 //   getViewerSnapshot()       -> object|null   what the user looks at now (a ViewContext)
 //   dispatchCitation(c)       -> boolean       let the host act on a citation; true = handled
 //   subscribeViewerState(fn)  -> () => void    fn(snapshot) on every view change; returns unsubscribe
-//   resolveDeepLink(link)     -> string|null   the server's deep link as a URL in this host
+//   citationHref(target)      -> string|null   this host's URL for a citation's target (the server
+//                                              sends where a record lives, never a URL); null = no link
 //   getIsAdmin()              -> boolean       show routing diagnostics (tool trail)
+
+import { TIER_CAPABILITIES } from "./vocabulary.js";
 
 export const ADAPTER_METHODS = Object.freeze([
   "getFacilityKey",
@@ -21,7 +24,7 @@ export const ADAPTER_METHODS = Object.freeze([
   "getViewerSnapshot",
   "dispatchCitation",
   "subscribeViewerState",
-  "resolveDeepLink",
+  "citationHref",
   "getIsAdmin",
 ]);
 
@@ -50,15 +53,6 @@ const VIEW_FIELDS = [
   "selected_annotation_id",
   "annotations",
 ];
-
-// Tier → capabilities (SPEC §5), for the UI's capability hint only: the
-// server decides from verified claims and never from this.
-const TIER_CAPABILITIES = {
-  essentials: ["core"],
-  professional: ["core", "documents", "progress"],
-  enterprise: ["core", "documents", "progress", "analytics", "bim"],
-  enterprise_ai: ["core", "documents", "progress", "analytics", "bim", "photo_ai"],
-};
 
 export class HostAdapterError extends Error {}
 
@@ -91,7 +85,11 @@ export function viewContextFor(adapter) {
   return Object.keys(out).length > 0 ? out : null;
 }
 
-/** The capability hint for the request: present only when the host knows tiers. */
+/**
+ * The capability hint for the request: present only when the host knows tiers.
+ * Tier → capabilities is the server's map (generated vocabulary), for the UI
+ * only: the server decides from verified claims and never from this.
+ */
 export function capabilityHint(adapter) {
   const tiers = adapter.getLicenseTierSet();
   if (!Array.isArray(tiers) || tiers.length === 0) return null;
@@ -115,9 +113,22 @@ export function standaloneAdapter(win = window) {
     getViewerSnapshot: () => null,
     dispatchCitation: () => false,
     subscribeViewerState: () => () => {},
-    resolveDeepLink: (link) => link,
+    citationHref: standaloneHref,
     getIsAdmin: () => false,
   };
+}
+
+/**
+ * The standalone panel's URL for a citation target: the demo site viewer served
+ * beside it, opened at the record (`/hosts/viewer/?project=…&<kind>=<id>&level=…`).
+ */
+export function standaloneHref(target) {
+  if (!target || typeof target.kind !== "string" || typeof target.id !== "string") return null;
+  const params = new URLSearchParams();
+  if (typeof target.project_id === "string") params.set("project", target.project_id);
+  params.set(target.kind, target.id);
+  if (Number.isInteger(target.level_number)) params.set("level", String(target.level_number));
+  return `/hosts/viewer/?${params}`;
 }
 
 /** Read and remove `?token=` from the page's address. */

@@ -5,7 +5,7 @@
 // untrusted.
 
 import { countLine } from "./countline.js";
-import { LOCALES, copyFor } from "./copy.js";
+import { copyFor } from "./copy.js";
 import { capabilityHint, checkAdapter, viewContextFor } from "./host.js";
 import { readEvents, toFrame } from "./sse.js";
 import {
@@ -21,10 +21,12 @@ import {
 } from "./state.js";
 import { BUSY } from "./states.js";
 import { element as el, safeUrl } from "./dom.js";
+import { DEFAULT_LOCALE, LOCALES } from "./vocabulary.js";
 
 const CHAT_ORIGIN = new URL(import.meta.url).origin;
 const REATTACH_ATTEMPTS = 3;
-const LOCALE_NAMES = { en: "English", ko: "한국어", ja: "日本語", de: "Deutsch", es: "Español" };
+// Each locale named in its own language, from its own copy table.
+const LOCALE_NAMES = Object.fromEntries(LOCALES.map((l) => [l, copyFor(l).languageName]));
 
 export function mountPanel(root, adapter, { locale = "en" } = {}) {
   checkAdapter(adapter);
@@ -252,7 +254,9 @@ export function mountPanel(root, adapter, { locale = "en" } = {}) {
     }
 
     const body = el("div", "card-body");
-    const href = safeUrl(adapter.resolveDeepLink(String(citation.deep_link ?? "")));
+    // The server names where the record lives (`target`); the host says what URL that is.
+    const target = citation.target && typeof citation.target === "object" ? { ...citation.target } : null;
+    const href = target ? safeUrl(adapter.citationHref(target)) : null;
     const link = el(href ? "a" : "span", "card-title", title);
     if (href) {
       link.href = href;
@@ -381,7 +385,7 @@ function build(root, locale) {
   };
   const mode = select("mode", ["single", "chat"], { single: "Single question", chat: "Chat" });
   const localeSelect = select("locale", LOCALES, LOCALE_NAMES);
-  localeSelect.value = LOCALES.includes(locale) ? locale : "en";
+  localeSelect.value = LOCALES.includes(locale) ? locale : DEFAULT_LOCALE;
   const modeLabel = el("span");
   const localeLabel = el("span");
   const modeWrap = el("label");

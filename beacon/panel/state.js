@@ -4,19 +4,7 @@
 // refused frame returns the same object, so nothing is redrawn.
 
 import { step } from "./states.js";
-
-export const FRAME_TYPES = Object.freeze([
-  "start",
-  "plan",
-  "tool_call",
-  "tool_result",
-  "references",
-  "delta",
-  "notice",
-  "heartbeat",
-  "done",
-  "error",
-]);
+import { FRAME_TYPES } from "./vocabulary.js";
 
 /** @typedef {{kind: string, text: string, code: string|null, options: object[]}} Notice */
 
@@ -76,15 +64,21 @@ export function streamEnded(state, text = "The answer stream ended before the tu
   });
 }
 
-/** A loaded page: more cards for one slot and that slot's new count entry. */
-export function moreLoaded(state, { slot, citations, count }) {
+/** A loaded page: more cards for one slot, that slot's new count entry, and the
+ * notices the page earned (a page set aside by the stitcher is disclosed, not dropped). */
+export function moreLoaded(state, { slot, citations, count, notices }) {
   const seen = new Set(state.citations.map((c) => c.id));
   const added = (Array.isArray(citations) ? citations : []).filter((c) => c && !seen.has(c.id));
   const counts = state.counts.map((entry) => (entry.slot === slot && count ? count : entry));
   const next = { ...state, citations: [...state.citations, ...added], counts };
+  const earned = (Array.isArray(notices) ? notices : [])
+    .filter((n) => n && typeof n.text === "string")
+    .map((n) => notice(n.kind, n.text))
+    .filter((n) => !state.notices.some((o) => o.kind === n.kind && o.text === n.text));
   return move(state, isSample(next) ? "more-sample" : "more-complete", {
     citations: next.citations,
     counts,
+    ...(earned.length > 0 ? { notices: [...state.notices, ...earned] } : {}),
   });
 }
 

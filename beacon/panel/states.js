@@ -4,6 +4,8 @@
 // The legal cells are written out below; every other cell is illegal, and
 // `illegalReason` names why, so a test can pin each of the 231 rows.
 
+import { FRAME_TYPES, TERMINAL_FRAMES } from "./vocabulary.js";
+
 export const STATES = Object.freeze([
   "idle",
   "sending",
@@ -29,18 +31,12 @@ export const DONE_EVENTS = Object.freeze([
   "done-failure",
 ]);
 
+// The frame types are the server's (generated vocabulary), `done` split as above.
+const splitDone = (type) => (type === "done" ? DONE_EVENTS : [type]);
+
 export const EVENTS = Object.freeze([
   "send", // the user (or an option button) sends a message
-  "start",
-  "plan",
-  "tool_call",
-  "tool_result",
-  "references",
-  "delta",
-  "notice",
-  "heartbeat",
-  ...DONE_EVENTS,
-  "error",
+  ...FRAME_TYPES.flatMap(splitDone),
   "refused", // the server answered the request with a non-2xx before any stream
   "dropped", // the stream closed without a terminal; the panel will reattach
   "unterminated", // reattaching failed too: the turn did not finish for us
@@ -110,17 +106,8 @@ export const LEGAL = Object.freeze({
   failed: { send: "sending" },
 });
 
-const FRAME_EVENTS = new Set([
-  "start",
-  "plan",
-  "tool_call",
-  "tool_result",
-  "references",
-  "delta",
-  "notice",
-  "heartbeat",
-]);
-const TERMINAL_EVENTS = new Set([...DONE_EVENTS, "error"]);
+const FRAME_EVENTS = new Set(FRAME_TYPES.filter((type) => !TERMINAL_FRAMES.includes(type)));
+const TERMINAL_EVENTS = new Set(TERMINAL_FRAMES.flatMap(splitDone));
 
 /** Why an event is illegal in a state (only asked of illegal cells). */
 export function illegalReason(from, event) {

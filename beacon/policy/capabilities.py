@@ -1,8 +1,10 @@
-"""THE capability map: tiers → capabilities, tool → capability (SPEC §5).
+"""The capability map: tiers → capabilities, tool → capability (SPEC §5).
 
-Catalog scoping (``catalog.py``) and the dispatch interceptor (``pep.py``)
-both read these tables and define none of their own; a drift-lock test parses
-both modules to keep it so. Tests (unit and end to end) import the same data.
+The tool → capability column is the ``capability`` of each row of the one tool
+table (``beacon.wire.tools``); ``TOOL_CAPABILITY`` is a read-only view of it for
+tests, the matrix and the registry. Catalog scoping (``catalog.py``) and the
+dispatch interceptor (``pep.py``) read the rows themselves and define no map of
+their own; a drift-lock test keeps it so.
 """
 
 from __future__ import annotations
@@ -10,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
+
+from beacon.wire.tools import tool_spec, tool_specs
 
 CAPABILITIES: tuple[str, ...] = ("core", "photo_ai", "analytics", "documents", "progress", "bim")
 
@@ -25,21 +29,10 @@ TIER_CAPABILITIES: Mapping[str, frozenset[str]] = MappingProxyType(
 )
 TIERS: tuple[str, ...] = tuple(TIER_CAPABILITIES)
 
-# The ten upstream tools of SPEC §2.1. A tool missing here is hidden and
-# blocked: a new upstream tool stays dark until someone decides who may call it.
+# The ten upstream tools of SPEC §2.1, as a view of the tool table: a tool without
+# a row is hidden and blocked.
 TOOL_CAPABILITY: Mapping[str, str] = MappingProxyType(
-    {
-        "search_photos": "photo_ai",
-        "query_data": "analytics",
-        "list_projects": "core",
-        "get_project": "core",
-        "list_levels": "core",
-        "get_capture": "core",
-        "list_annotations": "core",
-        "search_documents": "documents",
-        "get_progress_summary": "progress",
-        "get_clash_report": "bim",
-    }
+    {spec.name: spec.capability for spec in tool_specs()}
 )
 TOOLS: tuple[str, ...] = tuple(TOOL_CAPABILITY)
 
@@ -54,8 +47,9 @@ def granted_capabilities(tiers: Iterable[object]) -> frozenset[str]:
 
 
 def capability_of(tool: object) -> str | None:
-    """The capability a tool requires, or None for a tool outside the map."""
-    return TOOL_CAPABILITY.get(tool) if isinstance(tool, str) else None
+    """The capability a tool requires, or None for a tool outside the table."""
+    spec = tool_spec(tool)
+    return spec.capability if spec is not None else None
 
 
 def lowest_tier(capability: str) -> str:

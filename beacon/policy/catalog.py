@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from beacon.policy.capabilities import TOOL_CAPABILITY
+from beacon.wire.tools import tool_spec
 
 
 def tool_name(tool: dict[str, Any]) -> str | None:
@@ -21,12 +21,12 @@ def tool_name(tool: dict[str, Any]) -> str | None:
 def scope_catalog(tools: list[dict[str, Any]], granted: frozenset[str]) -> list[dict[str, Any]]:
     """The tools whose capability is granted, in upstream order, unchanged.
 
-    Fail closed: a tool outside the map, or with no readable name, is hidden.
+    Fail closed: a tool without a row in the tool table, or with no readable
+    name, is hidden.
     """
     kept = []
     for tool in tools:
-        name = tool_name(tool)
-        needed = TOOL_CAPABILITY.get(name) if name is not None else None
-        if needed is not None and needed in granted:
+        spec = tool_spec(tool_name(tool))
+        if spec is not None and spec.capability in granted:
             kept.append(tool)
     return kept

@@ -9,8 +9,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
-LOCALES: tuple[str, ...] = ("en", "ko", "ja", "de", "es")
-DEFAULT_LOCALE = "en"
+# One definition (the wire's); re-exported for `beacon.policy.LOCALES`.
+from beacon.wire.turns import DEFAULT_LOCALE as DEFAULT_LOCALE
+from beacon.wire.turns import LOCALES as LOCALES
 
 # capability → locale → label; rows are the capabilities of capabilities.py.
 CAPABILITY_LABELS: Mapping[str, Mapping[str, str]] = MappingProxyType(

@@ -12,7 +12,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
-from beacon.policy.capabilities import TOOL_CAPABILITY, granted_capabilities
+from beacon.policy.capabilities import granted_capabilities
+from beacon.wire.tools import tool_spec
 
 
 class DecisionReason(StrEnum):
@@ -25,7 +26,7 @@ class DecisionReason(StrEnum):
 class Decision:
     allowed: bool
     tool: str
-    capability: str | None  # None only for a tool outside the map
+    capability: str | None  # None only for a tool outside the tool table
     reason: DecisionReason
     hint_present: bool
 
@@ -41,9 +42,10 @@ def decide_granted(tool: str, granted: frozenset[str], *, capability_hint: objec
     """The verdict from granted capabilities (the matrix tests cells of one capability)."""
     hint_present = capability_hint is not None
     # ``tool`` may be anything the model wrote; only an exact string key is looked up.
-    needed = TOOL_CAPABILITY.get(tool) if isinstance(tool, str) else None
-    if needed is None:
+    spec = tool_spec(tool)
+    if spec is None:
         return Decision(False, str(tool), None, DecisionReason.UNKNOWN_TOOL, hint_present)
+    needed = spec.capability
     if needed in granted:
         return Decision(True, tool, needed, DecisionReason.GRANTED, hint_present)
     return Decision(False, tool, needed, DecisionReason.CAPABILITY_MISSING, hint_present)

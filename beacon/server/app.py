@@ -34,6 +34,7 @@ from beacon.server.writer import FrameWriter
 from beacon.store.turns import SessionNotOwned, TurnStore
 from beacon.upstream.errors import UpstreamError
 from beacon.upstream.mcp_client import connect
+from beacon.wire.frames import MoreReply
 from beacon.wire.headers import SCENARIO_HEADER
 from beacon.wire.turns import FeedbackRequest, MoreRequest, TurnRequest
 
@@ -194,14 +195,15 @@ def create_app(settings: Settings) -> FastAPI:
 
         return stream(replay())
 
-    @app.post("/v1/turns/{turn_id}/more", responses=_ERRORS)
+    @app.post("/v1/turns/{turn_id}/more", response_model=MoreReply, responses=_ERRORS)
     async def more(
         turn_id: str,
         body: MoreRequest,
         authorization: Annotated[str | None, Header()] = None,
         x_beacon_scenario: ScenarioHeader = None,
     ) -> Any:
-        """The next page of one counted source of a finished turn (load more)."""
+        """The next page of one counted source of a finished turn (load more): its
+        cards, the slot's new count entry, and a notice when the page was set aside."""
         identity = await owned_turn(authorization, turn_id)
         if isinstance(identity, JSONResponse):
             return identity

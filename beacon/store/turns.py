@@ -28,47 +28,11 @@ from typing import Any
 
 from beacon.store.crypto import Keyring, record_context, seal, unseal, unseal_text
 from beacon.store.errors import StoreError
+from beacon.store.schema import AUDIT_INSERT, SCHEMA
 from beacon.wire.frames import TERMINAL_FRAMES
-
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS sessions (
-  id TEXT PRIMARY KEY, owner TEXT NOT NULL, created_at REAL NOT NULL);
-CREATE TABLE IF NOT EXISTS turns (
-  id TEXT PRIMARY KEY, session_id TEXT, owner TEXT NOT NULL, mode TEXT NOT NULL,
-  status TEXT NOT NULL, created_at REAL NOT NULL);
-CREATE TABLE IF NOT EXISTS frames (
-  turn_id TEXT NOT NULL, seq INTEGER NOT NULL, type TEXT NOT NULL, body BLOB NOT NULL,
-  PRIMARY KEY (turn_id, seq));
-CREATE TABLE IF NOT EXISTS answers (
-  turn_id TEXT PRIMARY KEY, body BLOB NOT NULL, sources BLOB NOT NULL, saved_at REAL NOT NULL);
-CREATE TABLE IF NOT EXISTS messages (
-  session_id TEXT NOT NULL, turn_id TEXT NOT NULL, role TEXT NOT NULL, body BLOB NOT NULL,
-  created_at REAL NOT NULL);
-CREATE TABLE IF NOT EXISTS audit (
-  turn_id TEXT NOT NULL, sub TEXT NOT NULL, tool TEXT NOT NULL, capability TEXT,
-  allowed INTEGER NOT NULL, reason TEXT NOT NULL, hint_present INTEGER NOT NULL, at TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS narration_audit (
-  turn_id TEXT NOT NULL, kind TEXT NOT NULL, rule TEXT NOT NULL, token TEXT NOT NULL,
-  at REAL NOT NULL);
-CREATE INDEX IF NOT EXISTS narration_audit_by_turn ON narration_audit (turn_id);
-CREATE TABLE IF NOT EXISTS narrowing (
-  session_id TEXT PRIMARY KEY, body BLOB NOT NULL, updated_at REAL NOT NULL);
-CREATE TABLE IF NOT EXISTS pages (
-  turn_id TEXT NOT NULL, slot TEXT NOT NULL, body BLOB NOT NULL, PRIMARY KEY (turn_id, slot));
-CREATE TABLE IF NOT EXISTS feedback (
-  turn_id TEXT PRIMARY KEY, owner TEXT NOT NULL, rating TEXT NOT NULL, body BLOB NOT NULL,
-  at REAL NOT NULL);
-CREATE INDEX IF NOT EXISTS messages_by_session ON messages (session_id, created_at);
-"""
-
 
 WRITER_BUSY_MS = 5_000
 READER_BUSY_MS = 30_000
-
-_AUDIT_INSERT = (
-    "INSERT INTO audit VALUES (:turn_id, :sub, :tool, :capability, :allowed, :reason, "
-    ":hint_present, :at)"
-)
 
 
 class SessionNotOwned(StoreError):
@@ -267,7 +231,7 @@ class TurnStore:
                         ),
                     )
                 if audit:
-                    db.executemany(_AUDIT_INSERT, list(audit))
+                    db.executemany(AUDIT_INSERT, list(audit))
                 db.executemany(
                     "INSERT INTO narration_audit VALUES (?, ?, ?, ?, ?)",
                     [(turn_id, n["kind"], n["rule"], n["token"], now) for n in narration],
@@ -399,7 +363,7 @@ class TurnStore:
 
     def record_audit(self, rows: Sequence[dict[str, Any]]) -> None:
         with self._writing() as db:
-            db.executemany(_AUDIT_INSERT, list(rows))
+            db.executemany(AUDIT_INSERT, list(rows))
 
     def narration_drops(self, turn_id: str) -> list[dict[str, str]]:
         """The turn's narration audit rows, in the order they were made."""

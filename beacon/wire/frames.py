@@ -7,9 +7,9 @@ exactly these field names.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 FrameType = Literal[
     "start",
@@ -23,6 +23,8 @@ FrameType = Literal[
     "done",
     "error",
 ]
+# The ten types in emission order, read by the frame table and the panel's vocabulary.
+FRAME_TYPES: tuple[FrameType, ...] = get_args(FrameType)
 TERMINAL_FRAMES: frozenset[str] = frozenset({"done", "error"})
 
 Grade = Literal["EXACT", "LOWER_BOUND", "SHOWN", "UNKNOWN"]
@@ -38,12 +40,26 @@ class PlannedCall(_Wire):
     arguments: dict[str, Any]
 
 
+class CitationTarget(_Wire):
+    """Where a cited record lives, host-neutral: each host adapter builds its own URL
+    from these fields (the server knows no host's addresses)."""
+
+    kind: str
+    id: str
+    project_id: str | None = None
+    level_number: int | None = None
+    panorama_id: str | None = None
+
+
 class Citation(_Wire):
     id: str
     source: str
     kind: str
     title: str
-    deep_link: str
+    # The target as a host-neutral URI (``beacon:<kind>/<id>?project=<id>``), never a
+    # host's address: a host resolves ``target``, a log or a transcript can quote this.
+    deep_link: str = Field(pattern=r"^beacon:")
+    target: CitationTarget
     thumbnail: str | None = None
     level: str | None = None
     date: str | None = None
@@ -61,6 +77,30 @@ class CountEntry(_Wire):
     grade: Grade
     # Whether `POST /v1/turns/{turn_id}/more` with this slot can fetch another page.
     more: bool = False
+
+
+class MoreNotice(_Wire):
+    """A card the load-more reply earned: a discarded stitch, the page cap, a failed page."""
+
+    kind: Literal["disclosure", "failure"]
+    text: str
+
+
+class MoreReply(_Wire):
+    """The body of ``POST /v1/turns/{turn_id}/more``: the next cards of one counted source.
+
+    Not a frame stream: ``count`` replaces the slot's entry of the references
+    frame; ``anomalies`` name what the page stitcher found (a discarded stitch
+    adds no citations); ``notices`` are shown like notice frames.
+    """
+
+    turn_id: str
+    slot: str
+    citations: list[Citation]
+    count: CountEntry
+    anomalies: list[str] = []
+    failed: bool = False
+    notices: list[MoreNotice] = []
 
 
 class StartData(_Wire):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
@@ -13,6 +13,11 @@ MAX_ID_CHARS = 100
 # The host trims its annotation list to this many before sending; a list that
 # arrives at the cap may have been cut, and the answer must say so.
 VIEW_ANNOTATIONS_CAP = 50
+# The five locales of SPEC §4, defined here once: every copy table (notices,
+# narration, slot phrases) and the panel's generated vocabulary read this.
+Locale = Literal["en", "ko", "ja", "de", "es"]
+LOCALES: tuple[Locale, ...] = get_args(Locale)
+DEFAULT_LOCALE: Locale = "en"
 
 
 def _whole_number(value: Any) -> Any:
@@ -62,7 +67,7 @@ class TurnRequest(_Strict):
     mode: Literal["chat", "single"] = "single"
     message: str = Field(min_length=1, max_length=MAX_MESSAGE_CHARS)
     view_context: ViewContext | None = None
-    locale: Literal["en", "ko", "ja", "de", "es"] = "en"
+    locale: Locale = DEFAULT_LOCALE
     capability_hint: list[str] | None = Field(default=None, max_length=6)
 
 

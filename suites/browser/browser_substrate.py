@@ -24,7 +24,7 @@ MODELS = wire.FRAME_MODELS
 # count line, notices and their options, the session the panel keeps).
 DOM_FIELDS: dict[str, tuple[str, ...]] = {
     "start": ("turn_id", "session_id", "mode"),
-    "citation": ("id", "title", "deep_link", "thumbnail", "level", "date", "kind"),
+    "citation": ("id", "title", "deep_link", "target", "thumbnail", "level", "date", "kind"),
     "count": ("source", "slot", "displayed", "total", "has_more", "grade", "more"),
     "notice": ("kind", "text", "options"),
     "done": ("answer",),
@@ -33,8 +33,10 @@ STATIC = {
     "/panel/": "text/html",
     "/panel/panel.js": "javascript",
     "/panel/host.js": "javascript",
+    "/panel/vocabulary.js": "javascript",
     "/hosts/viewer/": "text/html",
     "/hosts/viewer/viewer.js": "javascript",
+    "/hosts/viewer/link.js": "javascript",
     "/hosts/console/": "text/html",
     "/hosts/console/console.js": "javascript",
 }
@@ -154,9 +156,12 @@ def check_substrate(stack: Stack) -> SubstrateVerdict:
         verdict.require(len(cards) > 0 and len(counts) > 0, "default: no cards or no counts")
         for card in cards[:1]:
             _fields(card, DOM_FIELDS["citation"], "citation", verdict)
-            link = httpx.get(stack.chat_url + card["deep_link"], follow_redirects=True)
+            # Host-blind: the server names the record; each host builds its own URL.
+            target = card.get("target") or {}
             verdict.require(
-                link.status_code == 200, f"deep link {card['deep_link']} → {link.status_code}"
+                str(card.get("deep_link", "")).startswith("beacon:")
+                and (target.get("kind"), target.get("id")) == (card["kind"], card["id"]),
+                f"citation {card['id']}: link {card.get('deep_link')} is not its target's name",
             )
         for count in counts:
             _fields(count, DOM_FIELDS["count"], "count entry", verdict)

@@ -73,6 +73,20 @@ def test_a_chosen_narrowing_turns_the_sample_into_the_complete_set(stack: Stack)
     assert f"exactly {len(expected)}" in second[-1].json()["answer"]
 
 
+def test_a_narrowed_turn_shows_one_grade_from_tool_result_to_references(stack: Stack) -> None:
+    token = stack.token(sub="one-grade")
+    first = ask(stack, token, PHOTOS)
+    session = first[0].json()["session_id"]
+    (question,) = notices(first, "counter_question")
+    (pick,) = [o for o in question["options"] if o["recommended"]]
+    second = ask(stack, token, pick["reply"], session)
+    searched = [e.json() for e in second if e.event == "tool_result"]
+    (result,) = [r for r in searched if r["tool"] == "search_photos"]
+    (count,) = one(second, "references")["counts"]
+    # Promoted to EXACT (one page, nothing beyond it) before its first frame, not after.
+    assert result["grade"] == count["grade"] == "EXACT"
+
+
 def test_zero_after_narrowing_releases_the_scope_for_the_next_search(stack: Stack) -> None:
     token = stack.token(sub="releaser")
     first = ask(stack, token, PHOTOS)
@@ -124,6 +138,7 @@ def test_load_more_fetches_the_next_page_and_never_sums_a_count(stack: Stack) ->
     body = more.json()
     new_ids = {c["id"] for c in body["citations"]}
     assert len(new_ids) == 10 and not new_ids & first_ids and body["anomalies"] == []
+    assert body["notices"] == []
     assert body["count"]["total"] == count["total"]  # the population, never a page sum
     assert body["count"]["displayed"] == 20 and body["count"]["grade"] == "LOWER_BOUND"
 
@@ -141,6 +156,8 @@ def test_load_more_on_a_drifting_source_discards_and_discloses(stack: Stack) -> 
     ).json()
     assert more["citations"] == [] and "total_changed" in more["anomalies"]
     assert more["count"]["more"] is False
+    (disclosed,) = more["notices"]
+    assert disclosed["kind"] == "disclosure" and "changed while paging" in disclosed["text"]
     again = httpx.post(
         f"{stack.chat_url}/v1/turns/{turn_id}/more",
         json={"slot": slot},
@@ -148,6 +165,17 @@ def test_load_more_on_a_drifting_source_discards_and_discloses(stack: Stack) -> 
         timeout=30,
     )
     assert again.status_code == 409
+
+
+def test_the_load_more_reply_is_a_published_wire_model(stack: Stack) -> None:
+    document = httpx.get(f"{stack.chat_url}/openapi.json", timeout=10).json()
+    answered = document["paths"]["/v1/turns/{turn_id}/more"]["post"]["responses"]["200"]
+    schema = answered["content"]["application/json"]["schema"]
+    assert schema == {"$ref": "#/components/schemas/MoreReply"}
+    reply = document["components"]["schemas"]["MoreReply"]
+    assert {"turn_id", "slot", "citations", "count", "anomalies", "failed", "notices"} == set(
+        reply["properties"]
+    )
 
 
 def test_load_more_is_the_owners_only(stack: Stack) -> None:

@@ -36,7 +36,14 @@ def _citation(i: int) -> dict[str, Any]:
         "source": "query_data",
         "kind": "annotation",
         "title": f"Open safety finding #{i}: missing guardrail at stair core",
-        "deep_link": f"/projects/prj-harbor-tower/annotations/ann-{i:04d}",
+        "deep_link": f"beacon:annotation/ann-{i:04d}?project=prj-harbor-tower",
+        "target": {
+            "kind": "annotation",
+            "id": f"ann-{i:04d}",
+            "project_id": "prj-harbor-tower",
+            "level_number": 3,
+            "panorama_id": "cap-000003",
+        },
         "thumbnail": PIXEL if i % 2 == 0 else None,
         "level": "Level 3",
         "date": f"2026-11-{i + 1:02d}",
@@ -437,7 +444,12 @@ def test_untrusted_text_is_drawn_as_text_and_unsafe_links_are_dropped(
     page: Page, page_log: PageLog, routed_turn: Callable[..., list[Request]]
 ) -> None:
     markup = '<img src=x onerror="window.__pwned=1"><b>bold</b>'
-    hostile = {**_citation(0), "title": markup, "deep_link": "javascript:window.__pwned=2"}
+    hostile = {
+        **_citation(0),
+        "title": markup,
+        "deep_link": "javascript:window.__pwned=2",
+        "target": {"kind": "photo", "id": "javascript:window.__pwned=3"},
+    }
     routed_turn(
         sse_body(
             [
@@ -454,12 +466,15 @@ def test_untrusted_text_is_drawn_as_text_and_unsafe_links_are_dropped(
     card = page.get_by_test_id("citation-card")
     expect(card).to_contain_text(markup)
     assert page.locator('[data-testid="prose"] img, [data-testid="citation-card"] b').count() == 0
-    assert card.locator("a").count() == 0
+    # The server's link is never followed, and the host's URL for the target is a path.
+    hrefs = card.locator("a").evaluate_all("links => links.map((a) => a.getAttribute('href'))")
+    origin = page.evaluate("location.origin")
+    assert hrefs == [f"{origin}/hosts/viewer/?photo=javascript%3Awindow.__pwned%3D3"]
     assert page.evaluate("window.__pwned") is None
     assert page_log.errors == []
 
 
-def test_citation_cards_carry_thumbnail_title_level_date_and_deep_link(
+def test_citation_cards_carry_thumbnail_title_level_date_and_a_link_the_host_built(
     page: Page, routed_turn: Callable[..., list[Request]]
 ) -> None:
     cited = {**_citation(3), "thumbnail": PIXEL}
@@ -477,7 +492,13 @@ def test_citation_cards_carry_thumbnail_title_level_date_and_deep_link(
     card = page.get_by_test_id("citation-card")
     expect(card.locator("img")).to_have_attribute("alt", cited["title"])
     expect(card.locator("a")).to_have_text(cited["title"])
-    expect(card.locator("a")).to_have_attribute("href", re.compile(re.escape(cited["deep_link"])))
+    # Standalone, the panel's own host builds the URL from the target: the demo viewer.
+    expect(card.locator("a")).to_have_attribute(
+        "href",
+        re.compile(
+            r"^http://[^/]+/hosts/viewer/\?project=prj-harbor-tower&annotation=ann-0003&level=3$"
+        ),
+    )
     expect(card).to_contain_text("Level 3")
     expect(card).to_contain_text(cited["date"])
 

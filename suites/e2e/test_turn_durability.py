@@ -10,7 +10,7 @@ import httpx
 import pytest
 
 from beacon.cli.ask import run_turn
-from beacon.store.turns import SCHEMA
+from beacon.store.schema import SCHEMA
 from beacon.wire.sse import parse_sse
 from harness.chat_process import chat_env, running_chat
 from harness.stack import Stack

@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from pydantic import ValidationError
 
 from beacon.adjudication import (
     Basis,
@@ -17,7 +18,8 @@ from beacon.adjudication import (
     sentinel_from_env,
 )
 from beacon.adjudication.accounting import AccountingRecord, AggregateValue
-from beacon.wire.accounting import ACCOUNTING_META_KEY
+from beacon.wire.accounting import ACCOUNTING_META_KEY, Accounting
+from stub_server import tools as stub_tools
 
 
 def result(envelope: dict[str, Any] | None, *, where: str = "both") -> dict[str, Any]:
@@ -274,3 +276,77 @@ def test_the_record_carries_every_envelope_field() -> None:
 def test_the_sentinel_defaults_to_the_process_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("BEACON_ROW_CAP_SENTINEL", "4500")
     assert sentinel_from_env() == 4500
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        pytest.param({"result_kind": "rows", "returned": 1, "has_more": False}, id="neither"),
+        pytest.param({**rows(5, False), "total_lower_bound": 5}, id="both"),
+        pytest.param({**rows(5, False), "total": None}, id="a-null-total-alone"),
+        pytest.param({**rows(5, False), "returned": True}, id="true-is-not-a-count"),
+        pytest.param({**rows(5, False), "total": "5"}, id="a-string-is-not-a-count"),
+        pytest.param({**rows(5, False), "has_more": "no"}, id="no-is-not-a-flag"),
+    ],
+)
+def test_the_wire_model_refuses_what_is_not_one_envelope(fields: dict[str, Any]) -> None:
+    with pytest.raises(ValidationError):
+        Accounting.model_validate(fields)
+    assert read_accounting(result(fields)) is None
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        pytest.param(rows(5, False), id="a-total"),
+        pytest.param(SEARCH, id="a-lower-bound"),
+        pytest.param(
+            {**rows(5, False), "total_lower_bound": None}, id="a-null-bound-beside-a-total"
+        ),
+        pytest.param(
+            {**rows(1, False, 1), "aggregate": {"function": "COUNT", "value": 3}},
+            id="an-aggregate-without-its-column",
+        ),
+        pytest.param(
+            {**rows(1, False, 1), "aggregate": {**AGG, "unit": "rows"}},
+            id="an-aggregate-with-a-field-of-its-own",
+        ),
+    ],
+)
+def test_the_wire_model_takes_exactly_one_population(fields: dict[str, Any]) -> None:
+    envelope = Accounting.model_validate(fields)
+    assert (envelope.total is None) != (envelope.total_lower_bound is None)
+    assert read_accounting(result(fields)) is not None
+
+
+@given(envelope_fields)
+def test_the_reader_accepts_exactly_the_envelopes_the_wire_model_accepts(
+    fields: dict[str, Any],
+) -> None:
+    try:
+        Accounting.model_validate(fields)
+    except ValidationError:
+        wire_accepts = False
+    else:
+        wire_accepts = True
+    one_population = ("total" in fields) != ("total_lower_bound" in fields)
+    assert wire_accepts is one_population
+    assert (read_accounting(result(fields)) is not None) is one_population
+
+
+def test_the_stub_cannot_write_an_envelope_without_exactly_one_population() -> None:
+    with pytest.raises(ValidationError):
+        stub_tools.envelope("rows", returned=1, has_more=False, cursor=None)
+    with pytest.raises(ValidationError):
+        stub_tools.envelope(
+            "rows", returned=1, has_more=False, cursor=None, total=1, total_lower_bound=1
+        )
+    assert stub_tools.envelope(
+        "search", returned=1, has_more=False, cursor=None, total_lower_bound=4
+    ) == {
+        "result_kind": "search",
+        "returned": 1,
+        "has_more": False,
+        "cursor": None,
+        "total_lower_bound": 4,
+    }

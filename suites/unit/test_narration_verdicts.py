@@ -161,7 +161,7 @@ def test_with_no_counted_source_every_free_number_drops() -> None:
     ],
 )
 def test_under_an_unknown_source_no_number_of_any_kind_survives(sentence: str, typed: str) -> None:
-    assert judge(sentence, LEGACY) == Drop("number_under_unknown", typed, sentence)
+    assert judge(sentence, LEGACY, "en") == Drop("number_under_unknown", typed, sentence)
 
 
 def test_under_an_unknown_source_a_sentence_without_numbers_stays() -> None:
@@ -267,6 +267,7 @@ def test_levels_and_dates_are_protected_in_every_locale_form() -> None:
     assert {"Level 3", "3층", "3階", "Ebene 3", "Nivel 3"} <= set(level_forms(3))
     forms = date_forms(2024, 3, 12)
     assert {"2024-03-12", "March 12, 2024", "12. März 2024", "12 de marzo de 2024"} <= set(forms)
+    assert {"Mar 12, 2024", "12 March 2024", "3/12/2024", "12/3/2024"} <= set(forms)
     assert {"2024년 3월 12일", "2024年3月12日", "12.03.2024"} <= set(forms)
 
 
@@ -275,6 +276,10 @@ def test_a_level_named_in_an_argument_string_or_a_structured_field_is_protected(
     assert rule("They are on Level 7.", standing) is None
     assert rule("They are on 9층.", standing, "ko") is None
     assert rule("They are on Level 8.", standing) == "free_count"
+
+
+def test_only_non_empty_strings_are_kept() -> None:
+    assert build_standing([], ["a", "", "a", "b"]).strings == ("a", "b")
 
 
 def test_an_impossible_date_gets_no_forms() -> None:
@@ -297,7 +302,7 @@ def test_exact_values_are_whole_numbers_of_complete_sources() -> None:
 
 
 def test_identifiers_are_found_but_marked() -> None:
-    found = find_numerals("See ph-0042, L3 and the 2nd card; 7 photos.")
+    found = find_numerals("See ph-0042, L3 and the 2nd card; 7 photos.", "en")
     assert [(n.text, n.identifier) for n in found] == [
         ("0042", True),
         ("3", True),
@@ -307,8 +312,45 @@ def test_identifiers_are_found_but_marked() -> None:
 
 
 def test_a_spelled_number_is_found_as_whole_words() -> None:
-    assert [n.text for n in find_numerals("the twenty-first photo")] == ["twenty-first"]
+    assert [n.text for n in find_numerals("the twenty-first photo", "en")] == ["twenty-first"]
     assert [n.text for n in find_numerals("dreiundzwanzig Fotos", "de")] == ["dreiundzwanzig"]
+
+
+def test_every_reader_keeps_its_place_in_reading_order() -> None:
+    assert [n.text for n in find_numerals("I found 10 photos and ten more", "en")] == ["10", "ten"]
+    assert [n.text for n in find_numerals("one hundred photos and 5 more", "en")] == [
+        "one hundred",
+        "5",
+    ]
+    assert [n.text for n in find_numerals("열 장과 10장", "ko")] == ["열 장", "10"]
+    assert [n.text for n in find_numerals("열 장10", "ko")] == ["열 장", "10"]
+    assert [n.text for n in find_numerals("ふたつと3枚", "ja")] == ["ふたつ", "3"]
+    assert [n.text for n in find_numerals("一致する写真が十枚", "ja")] == ["十"]
+
+
+def test_a_false_friend_is_a_number_only_in_its_own_locale() -> None:
+    assert token("Encontré once fotos.", SEARCH, "es") == "once"
+    assert rule("Once the search ran, the cards came back.", SEARCH, "en") is None
+    stream = GuardedStream(SLOTS, SEARCH, "es")
+    assert stream.feed("Encontré once fotos. Hay {{count:c2}}. Y") == "Hay al menos 173. "
+    assert [d.token for d in stream.drops] == ["once"]
+
+
+def test_every_number_of_a_sentence_is_read_past_an_identifier_or_an_exact_count() -> None:
+    assert token("See IMG_2041 and 10 photos.") == "10"
+    assert token("There are 14 findings and 15 photos.", COMPLETE) == "15"
+
+
+@pytest.mark.parametrize("written", ["3,000", "3.000", "3 000", "3\u00a0000", "3\u202f000"])
+def test_an_exact_count_may_be_written_with_any_grouping(written: str) -> None:
+    complete = build_standing([Source("c1", Grade.EXACT, 3000, False, "non_empty", False)])
+    assert rule(f"There are {written} panoramas.", complete) is None
+
+
+def test_the_stream_joins_every_sentence_that_passes() -> None:
+    stream = GuardedStream(SLOTS, SEARCH, "de")
+    out = stream.feed("Karten sind hier. Es gibt {{count:c2}} Fotos. Und")
+    assert out == "Karten sind hier. Es gibt mindestens 173 Fotos. "
 
 
 def test_japanese_digits_are_read_once_and_idioms_are_words() -> None:
@@ -319,6 +361,7 @@ def test_japanese_digits_are_read_once_and_idioms_are_words() -> None:
 def test_normalize_folds_width_but_keeps_positions() -> None:
     assert normalize("１０枚") == "10枚"
     assert len(normalize("①ﾃｽﾄ")) == len("①ﾃｽﾄ")
+    assert normalize("㌔１") == "㌔1"  # a fold into two characters would shift every position
 
 
 @pytest.mark.parametrize(
@@ -376,7 +419,7 @@ MIXED = (
 
 
 def test_the_stream_drops_a_number_split_across_chunks_and_keeps_the_slot_sentences() -> None:
-    stream = GuardedStream(SLOTS, SEARCH)
+    stream = GuardedStream(SLOTS, SEARCH, "en")
     out = stream.feed("I found 1") + stream.feed("0 photos. Harbor Tower has {{cou")
     out += stream.feed("nt:c2}} photos. These {{shown:c2}} are shown.") + stream.flush()
     assert out == "Harbor Tower has at least 173 photos. These 10 are shown."
@@ -384,7 +427,7 @@ def test_the_stream_drops_a_number_split_across_chunks_and_keeps_the_slot_senten
 
 
 def test_the_stream_still_renders_and_audits_slots() -> None:
-    stream = GuardedStream(SLOTS, SEARCH)
+    stream = GuardedStream(SLOTS, SEARCH, "en")
     out = stream.feed("The {{count:c7}} is here. ") + stream.feed("It is.") + stream.flush()
     assert out == "It is."
     assert [e.kind for e in stream.audit] == ["unknown_slot"]
@@ -392,9 +435,9 @@ def test_the_stream_still_renders_and_audits_slots() -> None:
 
 @given(cuts=st.lists(st.integers(min_value=0, max_value=len(MIXED)), max_size=6))
 def test_any_chunking_publishes_what_the_whole_text_publishes(cuts: list[int]) -> None:
-    whole = GuardedStream(SLOTS, SEARCH)
+    whole = GuardedStream(SLOTS, SEARCH, "en")
     expected = whole.feed(MIXED) + whole.flush()
-    stream = GuardedStream(SLOTS, SEARCH)
+    stream = GuardedStream(SLOTS, SEARCH, "en")
     bounds = [0, *sorted(cuts), len(MIXED)]
     out = "".join(stream.feed(MIXED[a:b]) for a, b in itertools.pairwise(bounds))
     assert out + stream.flush() == expected

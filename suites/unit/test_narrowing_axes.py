@@ -18,7 +18,6 @@ from pydantic import BaseModel, ValidationError
 from beacon.adjudication import Basis, CountVerdict, Grade
 from beacon.loop.evidence import Evidence, adjudicate
 from beacon.loop.narrowing_state import (
-    SCOPE_KEYS,
     Narrowing,
     narrowing_axes,
     narrowing_hint,
@@ -27,7 +26,8 @@ from beacon.loop.narrowing_state import (
     scoped_arguments,
 )
 from beacon.upstream.mcp_client import ToolOutcome
-from beacon.wire.frames import Citation
+from beacon.wire.frames import Citation, CitationTarget
+from beacon.wire.tools import tool_spec
 from stub_server.corpus import build_corpus
 from stub_server.faults import enveloped
 from stub_server.sqlgen import Filters, UntranslatableQuestion, to_sql
@@ -54,7 +54,8 @@ def _sample(tool: str, cards: Sequence[tuple[str | None, str | None]]) -> Eviden
             source=tool,
             kind="annotation",
             title=f"card {n}",
-            deep_link=f"/hosts/viewer?annotation=ann-{n:06d}",
+            deep_link=f"beacon:annotation/ann-{n:06d}",
+            target=CitationTarget(kind="annotation", id=f"ann-{n:06d}"),
             level=level,
             date=day,
         )
@@ -124,7 +125,8 @@ def _schema_arguments(model: type[BaseModel]) -> set[str]:
 def test_the_scope_keys_of_a_tool_are_arguments_its_input_schema_declares(
     tool: str, model: type[BaseModel], keys: set[str]
 ) -> None:
-    assert set(SCOPE_KEYS[tool]) == keys
+    spec = tool_spec(tool)
+    assert spec is not None and set(spec.scope_keys) == keys
     assert keys <= _schema_arguments(model)
 
 

@@ -9,8 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from beacon.adjudication import Anomaly, StitchResult, stitch_pages
-from beacon.adjudication.stitch import page_ids
-from beacon.wire.accounting import ACCOUNTING_META_KEY
+from beacon.adjudication.stitch import page_ids, summarize_page
+from beacon.wire.accounting import ACCOUNTING_META_KEY, PageSummary
 
 
 def page(
@@ -109,12 +109,38 @@ def test_the_stitched_total_is_page_ones_population_never_a_page_sum() -> None:
     assert bounded.total == 40 and bounded.total_is_lower_bound
 
 
-def test_the_page_cap_stops_following_and_keeps_has_more() -> None:
+def test_a_page_past_the_cap_discards_the_stitch_and_keeps_has_more() -> None:
     pages = [page([f"p{n}"]) for n in range(7)]
     result = stitch_pages(pages, page_cap=5)
-    assert result.ok and result.pages_used == 5 and result.has_more
-    assert result.ids == ("p0", "p1", "p2", "p3", "p4")
-    assert result.anomalies == (Anomaly.PAGE_CAP_REACHED,)
+    assert result == StitchResult(False, ("p0",), 30, False, True, 1, (Anomaly.PAGE_CAP_EXCEEDED,))
+
+
+def test_pages_past_the_cap_are_held_to_both_invariants() -> None:
+    clean = [page([f"p{n}"]) for n in range(5)]
+    moved = page(["p0", "p9"], total=31)  # page 6: the total moved and an id repeats
+    result = stitch_pages([*clean, moved], page_cap=5)
+    assert not result.ok and result.ids == ("p0",)
+    assert result.anomalies == (
+        Anomaly.TOTAL_CHANGED,
+        Anomaly.OVERLAPPING_IDS,
+        Anomaly.PAGE_CAP_EXCEEDED,
+    )
+
+
+@pytest.mark.parametrize(
+    ("given", "cap", "ok"),
+    [
+        pytest.param(7, 7, True, id="seven-pages-under-a-cap-of-seven"),
+        pytest.param(3, 2, False, id="three-pages-over-a-cap-of-two"),
+    ],
+)
+def test_the_page_cap_is_a_parameter_enforced_on_every_stitch(
+    given: int, cap: int, ok: bool
+) -> None:
+    pages = [page([f"p{n}"]) for n in range(given - 1)] + [page(["last"], has_more=False)]
+    result = stitch_pages(pages, page_cap=cap)
+    assert result.ok is ok
+    assert result.pages_used == (given if ok else 1)
 
 
 def test_a_full_cap_of_pages_that_still_has_more_is_reported() -> None:
@@ -203,3 +229,76 @@ def test_an_unaccounted_last_page_leaves_has_more_open() -> None:
 def test_an_id_repeated_two_pages_later_is_an_overlap() -> None:
     pages = [page(["a"]), page(["b"]), page(["a"], has_more=False)]
     assert stitch_pages(pages).anomalies == (Anomaly.OVERLAPPING_IDS,)
+
+
+def test_six_pages_are_one_past_the_default_cap() -> None:
+    pages = [page([f"p{n}"]) for n in range(5)] + [page(["p5"], has_more=False)]
+    result = stitch_pages(pages)
+    assert not result.ok and result.anomalies == (Anomaly.PAGE_CAP_EXCEEDED,)
+
+
+@given(st.integers(min_value=1, max_value=6), st.integers(min_value=1, max_value=4))
+def test_a_stitch_longer_than_its_cap_is_never_ok(cap: int, extra: int) -> None:
+    pages = [page([f"p{n}"], has_more=n < cap + extra - 1) for n in range(cap + extra)]
+    result = stitch_pages(pages, page_cap=cap)
+    assert not result.ok and Anomaly.PAGE_CAP_EXCEEDED in result.anomalies
+    assert result.ids == ("p0",) and result.pages_used == 1
+
+
+@pytest.mark.parametrize(
+    ("payload", "summary"),
+    [
+        pytest.param(
+            page(["a", "b"], total=30),
+            PageSummary(total=30, bound=False, ids=("a", "b"), has_more=True, returned=2),
+            id="an-exact-total",
+        ),
+        pytest.param(
+            page(["a"], bound=40, has_more=False),
+            PageSummary(total=40, bound=True, ids=("a",), has_more=False, returned=1),
+            id="a-lower-bound",
+        ),
+        pytest.param(
+            page(["a"], accounted=False),
+            PageSummary(total=None, bound=False, ids=("a",), has_more=True, returned=0),
+            id="no-accounting-says-nothing-of-later-pages",
+        ),
+        pytest.param(
+            {"structuredContent": {"items": [{"id": "a"}, {"title": "no id"}]}},
+            PageSummary(total=None, bound=False, ids=None, has_more=True, returned=0),
+            id="a-record-without-an-id",
+        ),
+    ],
+)
+def test_a_result_is_summarised_from_its_envelope_and_record_ids(
+    payload: dict[str, Any], summary: PageSummary
+) -> None:
+    assert summarize_page(payload) == summary
+    assert summary.accounted is (summary.total is not None)
+
+
+def test_stored_page_summaries_stitch_without_a_result_around_them() -> None:
+    first = PageSummary(total=12, ids=("a", "b"), has_more=True, returned=2)
+    second = PageSummary(total=12, ids=("c",), has_more=False, returned=1)
+    assert stitch_pages([first, second]) == StitchResult(
+        True, ("a", "b", "c"), 12, False, False, 2, ()
+    )
+    moved = PageSummary(total=13, ids=("c",), has_more=False, returned=1)
+    assert stitch_pages([first, moved]).anomalies == (Anomaly.TOTAL_CHANGED,)
+
+
+def test_a_stored_summary_and_a_fresh_result_stitch_together() -> None:
+    stored = PageSummary(total=30, ids=("a",), has_more=True, returned=1)
+    result = stitch_pages([stored, page(["b"], has_more=False)])
+    assert (result.ok, result.ids, result.total) == (True, ("a", "b"), 30)
+    overlap = stitch_pages([stored, page(["a"], has_more=False)])
+    assert overlap.anomalies == (Anomaly.OVERLAPPING_IDS,)
+
+
+def test_a_page_summary_round_trips_through_json_as_the_store_keeps_it() -> None:
+    kept = {"total": 189, "bound": True, "ids": ["ph-1", "ph-2"], "has_more": True, "returned": 2}
+    summary = PageSummary.model_validate(kept)
+    assert summary == PageSummary(
+        total=189, bound=True, ids=("ph-1", "ph-2"), has_more=True, returned=2
+    )
+    assert summary.model_dump(mode="json") == kept

@@ -1,9 +1,11 @@
 // The admin-console host: it knows names (team, project, review) and routes;
 // it has no viewer, so it declares `viewContext: "names"` and lets citation
-// links navigate to the site viewer instead of handling them itself.
+// links navigate to the site viewer instead of handling them itself: its URL
+// for a citation target is the viewer's.
 
 import { mountPanel } from "/panel/panel.js";
 import { signIn } from "/hosts/shared/token.js";
+import { viewerHref } from "/hosts/viewer/link.js";
 
 const TEAM = "Northline Builders — Safety office";
 const PROJECTS = ["Harbor Tower", "Maple Clinic", "Cedar School", "Riverside Depot"];
@@ -31,16 +33,8 @@ const adapter = {
     listeners.add(listener);
     return () => listeners.delete(listener);
   },
-  // Routing only: the server's viewer link, pointed at the viewer host's page.
-  resolveDeepLink(link) {
-    try {
-      const url = new URL(link, window.location.origin);
-      if (url.pathname.replace(/\/$/, "") === "/hosts/viewer") url.pathname = "/hosts/viewer/";
-      return url.pathname + url.search;
-    } catch {
-      return null;
-    }
-  },
+  // Routing only: a citation opens the site viewer at its target.
+  citationHref: viewerHref,
   getIsAdmin: () => true,
 };
 

@@ -1,11 +1,13 @@
 // The site-viewer host: levels and panoramas of Harbor Tower, with the panel
 // beside them. It gives the panel its full view (project, level, panorama,
 // the pins on that panorama trimmed to the wire's cap) and moves its own view
-// when a citation is clicked. All of it through the nine adapter methods.
+// when a citation is clicked. All of it through the nine adapter methods; a
+// citation's link is this host's own URL, built from the target the server sent.
 
 import { VIEW_ANNOTATIONS_CAP } from "/panel/host.js";
 import { mountPanel } from "/panel/panel.js";
 import { signIn } from "/hosts/shared/token.js";
+import { readViewerParams, viewerHref } from "/hosts/viewer/link.js";
 import { LEVELS, PANORAMAS, PROJECT, annotationsOf } from "/hosts/viewer/site.js";
 
 const $ = (id) => document.getElementById(id);
@@ -17,12 +19,16 @@ let view = initialView(new URL(window.location.href).searchParams);
 
 function initialView(params) {
   const start = { level: 3, panoramaId: "cap-000003", focus: null };
-  const panorama = PANORAMAS.find((p) => p.id === params.get("panorama"));
-  if (panorama) {
-    return { level: panorama.level, panoramaId: panorama.id, focus: params.get("focus") ?? panorama.id };
+  const wanted = readViewerParams(params);
+  const panorama = PANORAMAS.find((p) => p.id === wanted.panorama);
+  if (panorama) return { level: panorama.level, panoramaId: panorama.id, focus: wanted.focus ?? panorama.id };
+  // A panorama this demo site does not list, on a level it does: open it there.
+  if (wanted.panorama && LEVELS.some((l) => l.number === wanted.level)) {
+    return { level: wanted.level, panoramaId: wanted.panorama, focus: wanted.focus ?? wanted.panorama };
   }
-  const focus = params.get("photo") ?? params.get("annotation");
-  return focus ? { ...start, focus } : start;
+  const first = PANORAMAS.find((p) => p.level === wanted.level);
+  if (first) return { level: first.level, panoramaId: first.id, focus: wanted.focus };
+  return wanted.focus ? { ...start, focus: wanted.focus } : start;
 }
 
 function panoramaOf(v) {
@@ -57,9 +63,10 @@ function snapshot() {
 function moveTo(next) {
   view = next;
   const url = new URL(window.location.href);
-  for (const key of ["panorama", "photo", "annotation"]) url.searchParams.delete(key);
+  for (const key of ["panorama", "level", "focus", "photo", "annotation"]) url.searchParams.delete(key);
   url.searchParams.set("project", PROJECT.id);
   url.searchParams.set("panorama", view.panoramaId);
+  url.searchParams.set("level", String(view.level));
   if (view.focus && view.focus !== view.panoramaId) url.searchParams.set("focus", view.focus);
   window.history.replaceState(window.history.state, "", url.pathname + url.search);
   draw();
@@ -67,20 +74,8 @@ function moveTo(next) {
   for (const listener of listeners) listener(snap);
 }
 
-/** `/hosts/viewer?project=…&photo=…` → what it points at. */
-function parseDeepLink(link) {
-  try {
-    const url = new URL(link, window.location.origin);
-    if (!url.pathname.replace(/\/$/, "").endsWith("/hosts/viewer")) return null;
-    for (const kind of ["panorama", "photo", "annotation"]) {
-      const id = url.searchParams.get(kind);
-      if (id) return { kind, id, project: url.searchParams.get("project") };
-    }
-  } catch {
-    return null;
-  }
-  return null;
-}
+// The record kinds this viewer can show in place; other citations navigate.
+const SHOWN_HERE = new Set(["panorama", "photo", "annotation"]);
 
 const adapter = {
   capabilities: Object.freeze({ viewContext: "full", citations: "dispatch", viewerEvents: true }),
@@ -90,10 +85,14 @@ const adapter = {
   getCurrentSurfaceId: () => "viewer",
   getViewerSnapshot: snapshot,
   dispatchCitation(citation) {
-    const target = parseDeepLink(String(citation.deep_link ?? ""));
-    if (!target) return false;
+    const target = citation.target;
+    if (!target || !SHOWN_HERE.has(target.kind) || typeof target.id !== "string") return false;
     const levelMatch = /(\d+)/.exec(String(citation.level ?? ""));
-    const level = levelMatch ? Number(levelMatch[1]) : view.level;
+    const level = Number.isInteger(target.level_number)
+      ? target.level_number
+      : levelMatch
+        ? Number(levelMatch[1])
+        : view.level;
     if (target.kind === "panorama") {
       const known = PANORAMAS.find((p) => p.id === target.id);
       moveTo({
@@ -103,8 +102,18 @@ const adapter = {
         panoramaTime: known?.time ?? citation.date ?? null,
         focus: target.id,
       });
+    } else if (typeof target.panorama_id === "string") {
+      // A photo or a pin on a known capture: open that panorama, focused on it.
+      const known = PANORAMAS.find((p) => p.id === target.panorama_id);
+      moveTo({
+        level: known?.level ?? level,
+        panoramaId: target.panorama_id,
+        panoramaLabel: known?.label ?? target.panorama_id,
+        panoramaTime: known?.time ?? null,
+        focus: target.id,
+      });
     } else {
-      // A photo or a pin: go to its level's first panorama and focus on it.
+      // No capture named: go to its level's first panorama and focus on it.
       const pano = PANORAMAS.find((p) => p.level === level) ?? panoramaOf(view);
       moveTo({ level, panoramaId: pano.id, focus: target.id });
     }
@@ -114,11 +123,7 @@ const adapter = {
     listeners.add(listener);
     return () => listeners.delete(listener);
   },
-  resolveDeepLink(link) {
-    const target = parseDeepLink(link);
-    if (!target) return link;
-    return `/hosts/viewer/?project=${encodeURIComponent(PROJECT.id)}&${target.kind}=${encodeURIComponent(target.id)}`;
-  },
+  citationHref: viewerHref,
   getIsAdmin: () => false,
 };
 

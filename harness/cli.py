@@ -1,7 +1,9 @@
-"""The harness commands: sweep, boundaries, gate, check-executed, audit, probe.
+"""The harness's ``beacon`` commands: sweep, boundaries, check-executed, audit, probe.
 
-Registered onto the ``beacon`` app by ``register``; the work lives in
-``harness/`` and ``gates/``, these are thin adapters that map results to exits.
+``register`` is the ``harness`` entry point of the ``beacon.commands`` group
+(pyproject.toml): ``beacon.cli.main`` calls it with its typer app at start, so
+the product never imports the harness. The work lives in the harness modules,
+imported when a command runs; these are thin adapters that map results to exits.
 """
 
 from __future__ import annotations
@@ -61,28 +63,6 @@ def _list(
         for boundary in sorted(registry.boundaries, key=lambda b: (b.kind, b.id)):
             typer.echo(f"{boundary.kind}\t{boundary.id}\t{boundary.title}")
     raise typer.Exit(1 if registry.problems else 0)
-
-
-gate_app = typer.Typer(
-    no_args_is_help=True, help="Gates: exit 0 open, 1 failing, 2 usage, 5 stale."
-)
-_PASS_THROUGH = {"allow_extra_args": True, "ignore_unknown_options": True, "help_option_names": []}
-
-
-@gate_app.command("observe", context_settings=_PASS_THROUGH)
-def _observe(ctx: typer.Context) -> None:
-    """May a change be called done? (--junit PATH, --bypass REASON, --root DIR)"""
-    from gates.observe import main
-
-    raise typer.Exit(main(list(ctx.args)))
-
-
-@gate_app.command("promote", context_settings=_PASS_THROUGH)
-def _promote(ctx: typer.Context) -> None:
-    """Promote dev → qa → prod (--from, --to, --junit, --bypass REASON, --root)."""
-    from gates.promote import main
-
-    raise typer.Exit(main(list(ctx.args)))
 
 
 def _check_executed(
@@ -172,7 +152,6 @@ def _probe(
 def register(app: typer.Typer) -> None:
     app.command("sweep")(_sweep)
     app.add_typer(boundaries_app, name="boundaries")
-    app.add_typer(gate_app, name="gate")
     app.command("check-executed")(_check_executed)
     app.add_typer(audit_app, name="audit")
     app.command("probe")(_probe)

@@ -1,0 +1,148 @@
+"""What Beacon knows about each upstream tool: one row per tool (SPEC §2.1), data only.
+
+Catalog scoping and the PEP (the capability), adjudication (whether a result is
+counted, and as what), narrowing (the filter axes, the arguments they travel in,
+the narrowed page), intents (the question only this tool can answer) and
+citations (the record kinds a tool returns, by id prefix) all read these rows
+through ``tool_spec``/``tool_specs`` and keep no table of their own. The rows
+live in ``wire`` because policy and adjudication may import nothing else.
+
+A tool missing here is hidden and blocked: a new upstream tool stays dark until
+someone writes its row.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Literal
+
+# How the upstream labels a counted result (the envelope's ``result_kind``).
+ResultKind = Literal["search", "rows"]
+# The argument a narrowed scope sets to ask for the tool's largest page.
+PAGE_ARGUMENT = "limit"
+
+
+@dataclass(frozen=True, slots=True)
+class FilterAxis:
+    """A way to narrow a result, and the arguments it travels in (the tools' own names)."""
+
+    name: str
+    arguments: tuple[str, ...]
+
+
+LEVEL = FilterAxis("level", ("level_number",))
+STATUS = FilterAxis("status", ("status",))
+CATEGORY = FilterAxis("category", ("category",))
+COMPANY = FilterAxis("company", ("company",))
+KIND = FilterAxis("kind", ("kind",))
+DATE_RANGE = FilterAxis("date_range", ("date_from", "date_to"))
+# The six axes findings and analytics rows can be narrowed by, in tie-break order.
+_FINDING_AXES = (LEVEL, STATUS, CATEGORY, COMPANY, KIND, DATE_RANGE)
+
+
+@dataclass(frozen=True, slots=True)
+class RecordKind:
+    """A citable record kind and the id prefix the upstream gives it (a stable convention)."""
+
+    name: str
+    id_prefix: str
+
+
+PHOTO = RecordKind("photo", "ph-")
+PANORAMA = RecordKind("panorama", "cap-")
+ANNOTATION = RecordKind("annotation", "ann-")
+PROJECT = RecordKind("project", "prj-")
+DOCUMENT = RecordKind("document", "doc-")
+
+
+@dataclass(frozen=True, slots=True)
+class ToolSpec:
+    """One upstream tool, as every part of Beacon that cares about it sees it."""
+
+    name: str
+    # The capability a caller needs (SPEC §5).
+    capability: str
+    # Counted results and their label; None: the tool's answer is its own (one record,
+    # prose) and is never graded nor judged empty — it has no result contract.
+    result_kind: ResultKind | None
+    # Axes a counter-question may offer, in tie-break order; none: it is never narrowed.
+    filter_axes: tuple[FilterAxis, ...] = ()
+    # The largest page a narrowed scope asks for, so one page can hold the whole set.
+    narrowed_page: int | None = None
+    # The record kinds its results are cited as; a record of another kind gets no card.
+    cites: tuple[RecordKind, ...] = ()
+    # A question only this tool can answer (regex, case-insensitive): a caller who
+    # lacks it is told so instead of getting a vague answer. None: others can stand in.
+    intent: str | None = None
+
+    @property
+    def has_result_contract(self) -> bool:
+        return self.result_kind is not None
+
+    @property
+    def axis_names(self) -> tuple[str, ...]:
+        return tuple(axis.name for axis in self.filter_axes)
+
+    @property
+    def scope_keys(self) -> tuple[str, ...]:
+        """The arguments a narrowed scope may set on this tool."""
+        keys = tuple(key for axis in self.filter_axes for key in axis.arguments)
+        return (*keys, PAGE_ARGUMENT) if self.narrowed_page is not None else keys
+
+
+TOOL_SPECS: Mapping[str, ToolSpec] = MappingProxyType(
+    {
+        spec.name: spec
+        for spec in (
+            ToolSpec(
+                "search_photos",
+                "photo_ai",
+                "search",
+                filter_axes=(LEVEL,),
+                narrowed_page=50,
+                cites=(PHOTO,),
+                intent=r"\b(photos?|pictures?|images?)\b",
+            ),
+            ToolSpec(
+                "query_data",
+                "analytics",
+                "rows",
+                filter_axes=_FINDING_AXES,
+                cites=(PANORAMA, PHOTO, ANNOTATION),
+            ),
+            ToolSpec("list_projects", "core", "rows", cites=(PROJECT,)),
+            ToolSpec("get_project", "core", None, cites=(PROJECT,)),
+            ToolSpec("list_levels", "core", "rows"),
+            ToolSpec("get_capture", "core", None, cites=(PANORAMA,)),
+            ToolSpec(
+                "list_annotations",
+                "core",
+                "rows",
+                filter_axes=_FINDING_AXES,
+                narrowed_page=100,
+                cites=(ANNOTATION,),
+            ),
+            ToolSpec(
+                "search_documents",
+                "documents",
+                "search",
+                cites=(DOCUMENT,),
+                intent=r"\b(specs?|specifications?|rfis?|documents?)\b",
+            ),
+            ToolSpec("get_progress_summary", "progress", "rows", intent=r"\bprogress\b"),
+            ToolSpec("get_clash_report", "bim", "rows", intent=r"\b(clash(es)?|bim)\b"),
+        )
+    }
+)
+
+
+def tool_spec(tool: object) -> ToolSpec | None:
+    """The row of ``tool``, or None for anything that is not a known tool's name."""
+    return TOOL_SPECS.get(tool) if isinstance(tool, str) else None
+
+
+def tool_specs() -> tuple[ToolSpec, ...]:
+    """Every row, in SPEC §2.1 order."""
+    return tuple(TOOL_SPECS.values())
