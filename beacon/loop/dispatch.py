@@ -1,0 +1,123 @@
+"""Dispatch: the PEP, its audit row, the call, its adjudication and its frames.
+
+A call the caller may not make is blocked here, before it goes out: the
+upstream never sees it, and the turn gets a denial notice instead of data.
+A call that goes out is adjudicated at once — graded for good, promotion of a
+complete narrowed page included — so its ``tool_result`` frame already shows
+the grade ``references`` will show.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import UTC, datetime
+from typing import Any
+
+from beacon.adjudication import Grade
+from beacon.loop.citations import MAX_CARDS_PER_SOURCE
+from beacon.loop.copy import FAILURE, say
+from beacon.loop.evidence import Evidence, adjudicate, denied_evidence
+from beacon.loop.intent import needed_tools
+from beacon.loop.pages import page_record
+from beacon.loop.sets import asked_field, enumerate_field
+from beacon.loop.state import TurnState
+from beacon.policy.audit import audit_row
+from beacon.policy.notices import denial_notice
+from beacon.policy.pep import Decision, decide
+from beacon.upstream.mcp_client import McpUpstream
+
+# A narrowed scope may come back whole: show every card of it, not a sample.
+NARROWED_CARDS = 50
+
+
+def _decide(state: TurnState, tool: str) -> Decision:
+    """The PEP's verdict from verified claims only (the hint changes no verdict)."""
+    return decide(tool, state.identity.tiers, capability_hint=state.request.capability_hint)
+
+
+def _audit(state: TurnState, decision: Decision) -> None:
+    row = audit_row(decision, turn_id=state.turn_id, sub=state.identity.sub, at=datetime.now(UTC))
+    state.audit.append(row.as_record())
+
+
+def deny(
+    state: TurnState,
+    tool: str,
+    arguments: dict[str, Any],
+    call_id: str,
+    slot: str,
+    capability: str | None,
+) -> Evidence:
+    # Blocked before it goes out: the upstream never sees the request.
+    state.emit("notice", kind="denied", text=denial_notice(capability, state.locale))
+    state.emit(
+        "tool_result",
+        call_id=call_id,
+        tool=tool,
+        status="denied",
+        grade="UNKNOWN",
+        emptiness="unknown",
+        returned=None,
+        bytes=0,
+    )
+    return denied_evidence(tool, arguments, call_id=call_id, slot=slot)
+
+
+def deny_needed_tools(state: TurnState) -> None:
+    """Tools the question needs and the caller lacks: one denial each."""
+    for tool in needed_tools(state.request.message):
+        decision = _decide(state, tool)
+        if decision.allowed:
+            continue
+        _audit(state, decision)
+        slot = state.next_slot()
+        state.evidence.append(deny(state, tool, {}, f"intent_{tool}", slot, decision.capability))
+
+
+async def call(
+    state: TurnState,
+    upstream: McpUpstream,
+    tool: str,
+    arguments: dict[str, Any],
+    call_id: str,
+    slot: str,
+) -> tuple[Evidence, dict[str, Any]]:
+    """One tool call through the PEP: its evidence and the raw result (for the digest)."""
+    decision = _decide(state, tool)
+    _audit(state, decision)
+    if not decision.allowed:
+        return deny(state, tool, arguments, call_id, slot, decision.capability), {}
+    state.emit("tool_call", call_id=call_id, tool=tool, arguments=arguments)
+    outcome = await upstream.call_tool(tool, arguments)
+    project_id = arguments.get("project_id")
+    narrowed = state.narrowing.active and tool == state.narrowing.tool
+    evidence = adjudicate(
+        outcome,
+        call_id=call_id,
+        slot=slot,
+        sentinel=state.deps.sentinel,
+        project_id=project_id if isinstance(project_id, str) else None,
+        narrowed=narrowed,
+        card_limit=NARROWED_CARDS if narrowed else MAX_CARDS_PER_SOURCE,
+    )
+    field = asked_field(state.request.message)
+    if field is not None and evidence.counted and not evidence.failed:
+        complete = evidence.verdict.grade is Grade.EXACT and not evidence.verdict.has_more
+        found = enumerate_field(tool, outcome.result, field, complete=complete)
+        evidence = replace(evidence, enumeration=found)
+    if evidence.counted and (evidence.cursor or evidence.unshown) and not evidence.failed:
+        # Saved with the answer, in one commit.
+        state.pages[slot] = page_record(evidence, locale=state.locale)
+    state.emit(
+        "tool_result",
+        call_id=call_id,
+        tool=tool,
+        status="failure" if evidence.failed else "ok",
+        grade=evidence.verdict.grade.value,
+        emptiness=evidence.emptiness,
+        returned=evidence.returned,
+        bytes=evidence.bytes,
+    )
+    if evidence.failed:
+        state.emit("notice", kind="failure", text=say(FAILURE, state.locale, tool=tool))
+    return evidence, outcome.result

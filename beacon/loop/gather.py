@@ -1,0 +1,144 @@
+"""Gathering: the context round, then at most six planner rounds with the caller's catalog.
+
+Round 0 is context, not evidence: the planner needs project ids to pass
+explicitly (the upstream's remembered "current project" is a trap), and that
+count answers nothing. Each gathering round's calls go through dispatch; the
+planner reads a count-free digest of each result, never the page. A "how
+many" question the planner answered with a listing gets one corrective round
+naming the aggregate, inside the budget. A seventh tool-bearing request is
+never made: the budget's end is disclosed instead.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from beacon.adjudication import grade_view_list
+from beacon.llm.client import Completion, stream_completion
+from beacon.loop.aggregate import AggregateCorrection
+from beacon.loop.catalog import openai_tools
+from beacon.loop.context import project_directory
+from beacon.loop.copy import BUDGET, VIEW_TRUNCATED, say
+from beacon.loop.dispatch import call, deny_needed_tools
+from beacon.loop.evidence import digest
+from beacon.loop.narrowing_state import scoped_arguments
+from beacon.loop.prompts import PLANNER_PROMPT, model_json, turn_block
+from beacon.loop.state import TurnState
+from beacon.policy.capabilities import granted_capabilities
+from beacon.policy.catalog import scope_catalog
+from beacon.upstream.mcp_client import McpUpstream
+from beacon.wire.frames import PlannedCall
+from beacon.wire.turns import VIEW_ANNOTATIONS_CAP
+
+MAX_GATHER_ROUNDS = 6
+CONTEXT_TOOL = "list_projects"
+
+
+async def _context(state: TurnState, upstream: McpUpstream) -> None:
+    state.emit(
+        "plan",
+        round=0,
+        purpose="context",
+        calls=[PlannedCall(call_id="ctx_1", tool=CONTEXT_TOOL, arguments={})],
+    )
+    context, raw = await call(state, upstream, CONTEXT_TOOL, {}, "ctx_1", "c0")
+    state.directory = project_directory(raw) if not (context.failed or context.denied) else []
+
+
+def _turn_context(state: TurnState) -> None:
+    """The per-turn block (projects, view, narrowing) and the view list's disclosure."""
+    view = state.request.view_context
+    narrowing = state.narrowing
+    active = (
+        {"tool": narrowing.tool, "arguments": narrowing.arguments, "scope": narrowing.scope}
+        if narrowing.active
+        else None
+    )
+    state.turn_block = turn_block(
+        state.directory, view.model_dump(exclude_none=True) if view else None, active
+    )
+    if view is not None and view.annotations is not None:
+        listed = grade_view_list(len(view.annotations), VIEW_ANNOTATIONS_CAP)
+        if listed.disclose_truncation:
+            text = say(VIEW_TRUNCATED, state.locale, n=len(view.annotations))
+            state.emit("notice", kind="disclosure", text=text)
+
+
+async def plan(
+    state: TurnState, messages: list[dict[str, Any]], tools: list[dict[str, Any]]
+) -> Completion:
+    async for event in stream_completion(
+        state.deps.http,
+        state.deps.llm,
+        messages,
+        tools=tools,
+        scenario=state.scenario,
+        turn_id=state.turn_id,
+    ):
+        if isinstance(event, Completion):
+            return event
+    raise AssertionError("stream_completion always ends with a Completion")
+
+
+def _assistant_turn(completion: Completion) -> dict[str, Any]:
+    return {
+        "role": "assistant",
+        "content": completion.content or None,
+        "tool_calls": [
+            {
+                "id": c.id,
+                "type": "function",
+                "function": {"name": c.name, "arguments": model_json(c.arguments)},
+            }
+            for c in completion.tool_calls
+        ],
+    }
+
+
+async def gather(state: TurnState, upstream: McpUpstream) -> None:
+    await _context(state, upstream)
+    deny_needed_tools(state)
+    granted = granted_capabilities(state.identity.tiers)
+    tools = openai_tools(scope_catalog(await upstream.list_tools(), granted))
+    _turn_context(state)
+    messages: list[dict[str, Any]] = [
+        {"role": "system", "content": PLANNER_PROMPT},
+        *state.history,
+        {"role": "system", "content": state.turn_block},
+        {"role": "user", "content": state.request.message},
+    ]
+    # "How many" is the aggregate's, decided here: one corrective round at most.
+    correction = AggregateCorrection.for_turn(state.request.message, tools)
+    for round_no in range(1, MAX_GATHER_ROUNDS + 1):
+        completion = await plan(state, messages, tools)
+        if not completion.tool_calls:
+            nudge = correction.after_stop(
+                round_no, MAX_GATHER_ROUNDS, state.evidence, completion.content
+            )
+            if not nudge:
+                return
+            messages.extend(nudge)
+            continue
+        calls = completion.tool_calls
+        state.emit(
+            "plan",
+            round=round_no,
+            purpose=correction.purpose(round_no),
+            calls=[PlannedCall(call_id=c.id, tool=c.name, arguments=c.arguments) for c in calls],
+        )
+        messages.append(_assistant_turn(completion))
+        for planned in calls:
+            slot = state.next_slot()
+            scoped = scoped_arguments(planned.name, planned.arguments, state.narrowing)
+            evidence, raw = await call(state, upstream, planned.name, scoped, planned.id, slot)
+            state.evidence.append(evidence)
+            messages.append(
+                {
+                    "role": "tool",
+                    "tool_call_id": planned.id,
+                    "content": model_json(digest(evidence, raw)),
+                }
+            )
+        state.evidence = correction.ordered(state.evidence)
+    # The budget is spent: the seventh tool-bearing request is never made.
+    state.emit("notice", kind="disclosure", text=say(BUDGET, state.locale, n=MAX_GATHER_ROUNDS))

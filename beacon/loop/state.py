@@ -1,0 +1,80 @@
+"""What one turn carries between its stages: its request, its dependencies, what it found.
+
+The stages (``gather``, ``dispatch``, ``answer``) are functions over this state;
+the orchestrator only sequences them. Frames leave through ``emit``, which
+makes and queues a frame without an await in between, so frames keep their
+sequence order whichever stage makes them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+
+from beacon.auth.verify import Identity
+from beacon.llm.client import LlmConfig
+from beacon.loop.evidence import Evidence
+from beacon.loop.finalize import ANSWER_DEADLINE_S
+from beacon.loop.frames import Frame, FrameMaker
+from beacon.loop.narrowing_state import Narrowing
+from beacon.loop.prompts import turn_block
+from beacon.store.turns import TurnStore
+from beacon.wire.turns import TurnRequest
+
+HEARTBEAT_S = 10.0
+
+
+@dataclass(frozen=True, slots=True)
+class TurnDeps:
+    mcp_url: str
+    llm: LlmConfig
+    http: httpx.AsyncClient
+    sentinel: int
+    store: TurnStore
+    mcp_timeout_s: float = 30.0
+    answer_deadline_s: float = ANSWER_DEADLINE_S
+    heartbeat_s: float = HEARTBEAT_S
+
+
+def new_turn_id() -> str:
+    return f"t_{uuid.uuid4().hex[:20]}"
+
+
+@dataclass(slots=True)
+class TurnState:
+    request: TurnRequest
+    identity: Identity
+    scenario: str | None
+    deps: TurnDeps
+    frames: FrameMaker
+    session_id: str | None
+    queue: asyncio.Queue[Frame] = field(default_factory=asyncio.Queue)
+    evidence: list[Evidence] = field(default_factory=list)
+    calls: int = 0  # tool calls so far: each gets its own slot, c1, c2 …
+    history: list[dict[str, Any]] = field(default_factory=list)  # the planner's transcript
+    conversation: list[dict[str, Any]] = field(default_factory=list)  # the answer call's
+    turn_block: str = field(default_factory=lambda: turn_block([], None))
+    narrowing: Narrowing = field(default_factory=Narrowing)
+    audit: list[dict[str, Any]] = field(default_factory=list)  # PEP rows, saved with the answer
+    pages: dict[str, dict[str, Any]] = field(default_factory=dict)  # load-more, per slot
+    directory: list[dict[str, str]] = field(default_factory=list)  # round 0's projects
+
+    @property
+    def turn_id(self) -> str:
+        return self.frames.turn_id
+
+    @property
+    def locale(self) -> str:
+        return self.request.locale
+
+    def emit(self, frame_type: str, **fields: Any) -> None:
+        # make + put without an await between: frames queue in seq order.
+        self.queue.put_nowait(self.frames.make(frame_type, **fields))
+
+    def next_slot(self) -> str:
+        self.calls += 1
+        return f"c{self.calls}"
