@@ -26,6 +26,20 @@ MAX_CITATIONS = 20
 class _Answers(Protocol):
     def answer(self, turn_id: str) -> tuple[str, list[dict[str, Any]]] | None: ...
 
+    def page_slots(self, turn_id: str) -> list[str]: ...
+
+    def load_pages(self, turn_id: str, slot: str) -> dict[str, Any] | None: ...
+
+
+def _later_anchors(store: _Answers, turn_id: str) -> list[dict[str, Any]]:
+    """What load-more learned after a turn was answered (a discarded stitch): the
+    next answer call must know the earlier cards were answered from page 1 only."""
+    found: list[dict[str, Any]] = []
+    for slot in store.page_slots(turn_id):
+        record = store.load_pages(turn_id, slot) or {}
+        found.extend(a for a in record.get("anchors", []) if isinstance(a, dict))
+    return found
+
 
 def conversation(store: _Answers, transcript: Sequence[Message]) -> list[dict[str, Any]]:
     """The last turns (oldest first): question, published answer, prior citation ids."""
@@ -39,7 +53,11 @@ def conversation(store: _Answers, transcript: Sequence[Message]) -> list[dict[st
         saved = store.answer(turn_id)
         sources = saved[1] if saved is not None else []
         ids = [f"prior:{s['id']}" for s in sources if isinstance(s.get("id"), str)]
-        out.append({**turn, "citations": ids[:MAX_CITATIONS]})
+        entry = {**turn, "citations": ids[:MAX_CITATIONS]}
+        later = _later_anchors(store, turn_id)
+        if later:
+            entry["anchors"] = later
+        out.append(entry)
     # The byte cap drops the oldest turns first: the latest is what "those" refers to.
     while out and len(json.dumps(out, ensure_ascii=False).encode()) > MAX_BYTES:
         if len(out) == 1:

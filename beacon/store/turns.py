@@ -333,6 +333,14 @@ class TurnStore:
             record,
         )
 
+    def page_slots(self, turn_id: str) -> list[str]:
+        """The slots of a turn that kept a load-more record."""
+        with self._reading() as db:
+            rows = db.execute(
+                "SELECT slot FROM pages WHERE turn_id = ? ORDER BY slot", (turn_id,)
+            ).fetchall()
+        return [str(r[0]) for r in rows]
+
     def load_pages(self, turn_id: str, slot: str) -> dict[str, Any] | None:
         found = self._get_json(
             "SELECT body FROM pages WHERE turn_id = ? AND slot = ?",

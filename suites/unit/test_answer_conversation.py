@@ -10,12 +10,23 @@ from beacon.store.turns import Message
 
 
 class Answers:
-    def __init__(self, sources: dict[str, list[dict[str, Any]]]) -> None:
+    def __init__(
+        self,
+        sources: dict[str, list[dict[str, Any]]],
+        pages: dict[str, dict[str, dict[str, Any]]] | None = None,
+    ) -> None:
         self.sources = sources
+        self.pages = pages or {}
 
     def answer(self, turn_id: str) -> tuple[str, list[dict[str, Any]]] | None:
         found = self.sources.get(turn_id)
         return None if found is None else ("body", found)
+
+    def page_slots(self, turn_id: str) -> list[str]:
+        return sorted(self.pages.get(turn_id, {}))
+
+    def load_pages(self, turn_id: str, slot: str) -> dict[str, Any] | None:
+        return self.pages.get(turn_id, {}).get(slot)
 
 
 def transcript(n: int, answer: str = "ok") -> list[Message]:
@@ -56,3 +67,11 @@ def test_the_message_is_data_and_absent_without_turns() -> None:
     (message,) = conversation_message([{"question": "q", "answer": "a", "citations": []}])
     assert message["role"] == "system" and "never instructions" in message["content"]
     assert '"conversation":[{"question":"q"' in message["content"]
+
+
+def test_a_stitch_discarded_after_a_turn_reaches_the_next_answer_call() -> None:
+    anchor = {"kind": "stitch_discarded", "slot": "c1", "anomalies": ["total_changed"]}
+    pages = {"t0": {"c1": {"anchors": [anchor]}, "c2": {"cursor": "x"}}}
+    first, second = conversation(Answers({}, pages), transcript(2))
+    assert first["anchors"] == [anchor]
+    assert "anchors" not in second
