@@ -62,3 +62,10 @@ class FrameMaker:
         self._seq += 1
         self.state = row.target
         return Frame(frame_type, self._seq, model.model_dump(mode="json"))
+
+
+def terminal_error(turn_id: str, seq: int, code: str, message: str) -> Frame:
+    """An ``error`` frame made outside the turn's own emitter: the terminal of a turn
+    that cannot finish itself (its frame was not stored; its process died)."""
+    data = _MODELS["error"](turn_id=turn_id, seq=seq, code=code, message=message)
+    return Frame("error", seq, data.model_dump(mode="json"))

@@ -8,6 +8,7 @@ served live to any follower of its owner.
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -23,7 +24,7 @@ from beacon import __version__
 from beacon.auth.errors import AuthError
 from beacon.auth.verify import Identity, Verifier
 from beacon.llm.client import LlmConfig
-from beacon.loop.frames import Frame
+from beacon.loop.frames import Frame, terminal_error
 from beacon.loop.orchestrator import Turn, TurnDeps, new_turn_id
 from beacon.loop.pages import fetch_more, has_more, serve_pending
 from beacon.policy.capabilities import TIERS
@@ -56,6 +57,14 @@ _SSE: dict[int | str, dict[str, Any]] = {200: {"content": {"text/event-stream": 
 _STREAM_HEADERS = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
 
 
+log = logging.getLogger(__name__)
+
+
+def _interrupted(turn_id: str, seq: int) -> bytes:
+    message = "the server process running this turn stopped before it finished"
+    return terminal_error(turn_id, seq, "interrupted", message).encode()
+
+
 def _error(status: int, code: str, message: str) -> JSONResponse:
     return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
 
@@ -79,6 +88,10 @@ def create_app(settings: Settings) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        # Turns a dead process left running end now, each with one `interrupted` error.
+        stuck = await anyio.to_thread.run_sync(store.interrupt_running, _interrupted)
+        if stuck:
+            log.warning("finished %d turn(s) a stopped process left running", len(stuck))
         async with httpx.AsyncClient() as http:
             state["http"] = http
             yield
@@ -160,7 +173,12 @@ def create_app(settings: Settings) -> FastAPI:
             session_id=session_id,
         )
         live = LiveTurn(turn_id, identity.sub)
-        hub.start(live, turn.run(), lambda frames: persist(turn_id, frames))
+        hub.start(
+            live,
+            turn.run(),
+            lambda frames: persist(turn_id, frames),
+            lambda seq: terminal_error(turn_id, seq, "save_failed", "the turn could not be saved"),
+        )
         return stream(live.follow(0))
 
     @app.get(
@@ -187,6 +205,10 @@ def create_app(settings: Settings) -> FastAPI:
         record = await anyio.to_thread.run_sync(store.turn, turn_id)
         if record is None or record.owner != identity.sub:
             return _not_found("turn")
+        if record.status == "running":
+            # Stored as running, driven by no process here: its process died. It ends
+            # now, once, after every frame its clients received.
+            await anyio.to_thread.run_sync(store.interrupt_running, _interrupted, turn_id)
         frames = await anyio.to_thread.run_sync(store.frames_after, turn_id, after)
 
         async def replay() -> AsyncIterator[bytes]:

@@ -1,11 +1,14 @@
 """Live turns: one background task per turn, any number of followers.
 
 A turn runs to its terminal whether or not anyone is listening (a client
-disconnect never cancels it). Frames are appended to the live log as they are
-made and sealed into the store together with the terminal, which is published
-last; followers read the log from any seq and wait for more. Followers never
-register anything, so an old connection going away cannot unregister a newer
-one.
+disconnect never cancels it). Nothing is published before it is durable: each
+frame is handed to the process's frame writer as it is made (which commits
+every waiting frame of every turn together), and appended to the live log
+only once its commit is in. So a client never holds a frame a crash could
+take back: after a SIGKILL, every frame any client saw replays from the store,
+and the turn is finished there with one ``interrupted`` error. Followers read
+the log from any seq and wait for more; they never register anything, so an
+old connection going away cannot unregister a newer one.
 """
 
 from __future__ import annotations
@@ -23,6 +26,8 @@ from beacon.wire.frames import TERMINAL_FRAMES
 log = logging.getLogger(__name__)
 # Persisting a turn's frames: an awaitable that resolves once they are stored.
 Persist = Callable[[Sequence[Frame]], Awaitable[None]]
+# Made when a frame cannot be stored: the turn ends here, in the store and live alike.
+SaveFailed = Callable[[int], Frame]
 
 
 class LiveTurn:
@@ -80,40 +85,72 @@ class TurnHub:
     def get(self, turn_id: str) -> LiveTurn | None:
         return self._live.get(turn_id)
 
-    def start(self, live: LiveTurn, frames: AsyncIterator[Frame], persist: Persist) -> None:
+    def start(
+        self,
+        live: LiveTurn,
+        frames: AsyncIterator[Frame],
+        persist: Persist,
+        failed: SaveFailed,
+    ) -> None:
         self._live[live.turn_id] = live
-        task = asyncio.create_task(self._drive(live, frames, persist), name=live.turn_id)
+        task = asyncio.create_task(self._drive(live, frames, persist, failed), name=live.turn_id)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def _drive(self, live: LiveTurn, frames: AsyncIterator[Frame], persist: Persist) -> None:
-        # A turn's frames are published as they are made and saved whole with its
-        # terminal, in one commit: the terminal is published only once that
-        # commit is in, so a finished turn replays from the store exactly as it
-        # streamed, while the turn was live its followers read this log, and a
-        # turn costs the store one commit of frames, not one per burst of them.
-        held: list[Frame] = []
+    async def _drive(
+        self, live: LiveTurn, frames: AsyncIterator[Frame], persist: Persist, failed: SaveFailed
+    ) -> None:
+        # Two halves joined by a queue: the turn never waits on the store, and the
+        # publisher stores whatever the turn made since its last commit as one batch
+        # (the writer joins it with other turns' batches), then publishes it.
+        made: asyncio.Queue[Frame | None] = asyncio.Queue()
+        publisher = asyncio.create_task(self._publish(live, made, persist, failed))
         try:
             async for frame in frames:
-                held.append(frame)
-                terminal = frame.type in TERMINAL_FRAMES
-                if terminal:
-                    await self._save(live, held, persist)
-                await live.append(frame.encode(), terminal=terminal)
+                made.put_nowait(frame)
         finally:
-            if held and held[-1].type not in TERMINAL_FRAMES:
-                await self._save(live, held, persist)  # ended early: keep what it said
+            made.put_nowait(None)
+            await publisher
             await live.close()
             self._live.pop(live.turn_id, None)
 
     @staticmethod
-    async def _save(live: LiveTurn, held: list[Frame], persist: Persist) -> None:
+    async def _publish(
+        live: LiveTurn, made: asyncio.Queue[Frame | None], persist: Persist, failed: SaveFailed
+    ) -> None:
+        ended = False
+        while not ended:
+            batch: list[Frame] = []
+            item = await made.get()
+            while item is not None:
+                batch.append(item)
+                if made.empty():
+                    break
+                item = made.get_nowait()
+            ended = item is None
+            if not batch:
+                continue
+            try:
+                await persist(batch)
+            except Exception:
+                log.exception("turn %s: frames from %d not stored", live.turn_id, batch[0].seq)
+                # Nothing after a refused frame is stored or published: the turn ends there.
+                await TurnHub._end_unstored(live, batch[0].seq, persist, failed)
+                return
+            for frame in batch:
+                await live.append(frame.encode(), terminal=frame.type in TERMINAL_FRAMES)
+
+    @staticmethod
+    async def _end_unstored(live: LiveTurn, seq: int, persist: Persist, failed: SaveFailed) -> None:
+        """A frame the store refused ends the turn at that seq with ``save_failed``:
+        stored if the store takes it (then live and replay agree), published anyway,
+        since a follower must see a terminal."""
+        error = failed(seq)
         try:
-            await persist(held)
+            await persist([error])
         except Exception:
-            # The live log still carries the frames: followers must see the
-            # terminal even when the store is failing.
-            log.exception("turn %s: %d frames not persisted", live.turn_id, len(held))
+            log.exception("turn %s: the save_failed terminal was not stored", live.turn_id)
+        await live.append(error.encode(), terminal=True)
 
     async def drain(self, timeout_s: float = 10.0) -> None:
         """Let running turns finish (shutdown), bounded."""

@@ -20,7 +20,7 @@ import json
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -151,6 +151,37 @@ class TurnStore:
                 (turn_id, session_id, owner, mode, now),
             )
             db.execute("COMMIT")
+
+    def interrupt_running(
+        self, make: Callable[[str, int], bytes], turn_id: str | None = None
+    ) -> list[str]:
+        """Finish turns a dead process left ``running``: each gets one ``error`` frame
+        (``make(turn_id, seq)`` encodes it) after its last stored frame, and its status,
+        in one commit. With ``turn_id``, only that turn. One process writes a store, so
+        a running turn this process does not drive is a dead one's."""
+        query = "SELECT id FROM turns WHERE status = 'running'"
+        with self._writing() as db:
+            db.execute("BEGIN IMMEDIATE")
+            ids = [
+                str(r[0])
+                for r in (
+                    db.execute(query + " AND id = ?", (turn_id,))
+                    if turn_id is not None
+                    else db.execute(query)
+                ).fetchall()
+            ]
+            for stuck in ids:
+                (last,) = db.execute(
+                    "SELECT COALESCE(MAX(seq), 0) FROM frames WHERE turn_id = ?", (stuck,)
+                ).fetchone()
+                seq = int(last) + 1
+                sealed = seal(
+                    self._ring, make(stuck, seq), context=record_context(stuck, "frame", str(seq))
+                )
+                db.execute("INSERT INTO frames VALUES (?, ?, 'error', ?)", (stuck, seq, sealed))
+                db.execute("UPDATE turns SET status = 'error' WHERE id = ?", (stuck,))
+            db.execute("COMMIT")
+        return ids
 
     def append_frames(self, frames: Sequence[tuple[str, int, str, bytes]]) -> None:
         """Many frames (of any turns) in one transaction: one writer, few commits."""

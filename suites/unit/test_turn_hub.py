@@ -1,12 +1,12 @@
-"""The hub publishes a turn's frames as they come and saves them whole with the
-terminal, which it publishes only once they are saved."""
+"""The hub publishes a frame only once the store holds it, so a crash can take back
+nothing a client saw; a frame the store refuses ends the turn with ``save_failed``."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Sequence
 
-from beacon.loop.frames import Frame, FrameMaker
+from beacon.loop.frames import Frame, FrameMaker, terminal_error
 from beacon.server.hub import LiveTurn, TurnHub
 
 
@@ -20,23 +20,30 @@ def _frames(maker: FrameMaker, *, terminal: bool = True) -> list[Frame]:
     return made
 
 
-async def _run(frames: list[Frame], persist_fails: bool = False) -> tuple[list[str], list[int]]:
-    """(events in order, frames per save); the save blocks until the test lets it go."""
+async def _run(
+    frames: list[Frame],
+    refuse: frozenset[str] = frozenset(),
+    *,
+    paced: bool = False,
+) -> tuple[list[str], list[str]]:
+    """(events in order, stored frames); every save blocks until the test lets it go."""
     events: list[str] = []
-    saved: list[int] = []
+    stored: list[str] = []
     release = asyncio.Event()
     live = LiveTurn("t1", "u")
 
     async def persist(held: Sequence[Frame]) -> None:
-        events.append(f"save:{len(held)} with {live.published} published")
+        events.append(f"save:{','.join(f.type for f in held)} ({live.published} published)")
         await release.wait()
-        saved.append(len(held))
-        if persist_fails:
+        if any(f.type in refuse for f in held):
             raise OSError("disk full")
+        stored.extend(f"{f.type}:{f.seq}" for f in held)
 
     async def source() -> AsyncIterator[Frame]:
         for frame in frames:
             yield frame
+            if paced:  # the turn waits on something (a tool, the model) between frames
+                await asyncio.sleep(0)
 
     async def follow() -> None:
         async for chunk in live.follow(0):
@@ -48,27 +55,59 @@ async def _run(frames: list[Frame], persist_fails: bool = False) -> tuple[list[s
 
     hub = TurnHub()
     follower = asyncio.create_task(follow())
-    hub.start(live, source(), persist)
+    hub.start(
+        live, source(), persist, lambda seq: terminal_error("t1", seq, "save_failed", "not saved")
+    )
     for _ in range(20):
         await asyncio.sleep(0)
     release.set()
     await hub.drain()
     await follower
-    return events, saved
+    return events, stored
 
 
-def test_frames_stream_at_once_and_the_terminal_waits_for_the_whole_turn_to_be_saved() -> None:
-    events, saved = asyncio.run(_run(_frames(FrameMaker("t1"))))
-    assert events[0] == "save:3 with 2 published"  # start and references went out at once
-    assert events[1:] == ["pub:start", "pub:references", "pub:done"]
-    assert saved == [3]  # one save: every frame, terminal included
+def test_a_frame_is_published_only_once_the_store_holds_it() -> None:
+    events, stored = asyncio.run(_run(_frames(FrameMaker("t1"))))
+    assert stored == ["start:1", "references:2", "done:3"]
+    assert [e for e in events if e.startswith("pub:")] == [
+        "pub:start",
+        "pub:references",
+        "pub:done",
+    ]
+    # Each save is asked for with only the frames of earlier saves published.
+    published = 0
+    for event in events:
+        if event.startswith("save:"):
+            assert event.endswith(f"({published} published)"), events
+        else:
+            published += 1
 
 
-def test_a_failing_store_still_lets_the_terminal_through() -> None:
-    events, _ = asyncio.run(_run(_frames(FrameMaker("t1")), persist_fails=True))
-    assert events[-1] == "pub:done"
+def test_frames_made_while_a_commit_is_out_are_stored_together() -> None:
+    events, _ = asyncio.run(_run(_frames(FrameMaker("t1"))))
+    saves = [e for e in events if e.startswith("save:")]
+    assert len(saves) < 3, saves  # a turn's burst is one batch, not one commit a frame
+
+
+def test_a_frame_the_store_refuses_ends_the_turn_there_with_save_failed() -> None:
+    events, stored = asyncio.run(
+        _run(_frames(FrameMaker("t1")), frozenset({"references"}), paced=True)
+    )
+    published = [e for e in events if e.startswith("pub:")]
+    assert published == ["pub:start", "pub:error"]  # references and done never went out
+    # The terminal takes the refused frame's seq, so live and replay agree.
+    assert stored == ["start:1", "error:2"]
+
+
+def test_when_the_store_refuses_everything_the_follower_still_gets_a_terminal() -> None:
+    events, stored = asyncio.run(
+        _run(_frames(FrameMaker("t1")), frozenset({"start", "references", "done", "error"}))
+    )
+    assert [e for e in events if e.startswith("pub:")] == ["pub:error"]
+    assert stored == []
 
 
 def test_a_turn_that_ends_without_a_terminal_keeps_what_it_said() -> None:
-    events, saved = asyncio.run(_run(_frames(FrameMaker("t1"), terminal=False)))
-    assert events[0] == "save:2 with 2 published" and saved == [2]
+    events, stored = asyncio.run(_run(_frames(FrameMaker("t1"), terminal=False)))
+    assert stored == ["start:1", "references:2"]
+    assert [e for e in events if e.startswith("pub:")] == ["pub:start", "pub:references"]

@@ -1,0 +1,129 @@
+"""A chat server SIGKILLed with turns in flight loses nothing a client saw.
+
+Real processes: twenty turns stream until each client holds its `references`
+frame (the model then stalls at the answer, as ``model-stall`` does), the
+server is killed with SIGKILL, a new server starts on the same database, and
+every turn is reattached from seq 0. Each replays, byte for byte, every frame
+its client had received, then ends with exactly one terminal: `interrupted`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import threading
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from pathlib import Path
+
+import httpx
+import pytest
+
+from beacon.cli.up import free_port, wait_healthy
+from beacon.store.crypto import new_key_slot
+from harness.chat_process import chat_env
+from harness.stack import Stack, beacon_executable
+
+pytestmark = pytest.mark.e2e
+TURNS = 20
+QUESTION = "Photos of missing hard hats in Harbor Tower"
+
+
+def split_frames(raw: bytes) -> list[dict[str, str]]:
+    """The whole SSE frames in ``raw`` (a trailing partial frame is left out)."""
+    frames = []
+    for block in raw.decode(errors="replace").split("\n\n")[:-1]:
+        fields = dict(line.split(": ", 1) for line in block.split("\n") if ": " in line)
+        if "event" in fields:
+            frames.append(fields)
+    return frames
+
+
+@contextmanager
+def chat_process(env: dict[str, str]) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    port = free_port()
+    proc = subprocess.Popen([beacon_executable(), "serve", "--port", str(port)], env=env)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        wait_healthy(f"{url}/healthz", proc, threading.Event())
+        yield url, proc
+    finally:
+        if proc.poll() is None:
+            proc.terminate()
+            proc.wait(timeout=15)
+
+
+def stream_until_references(
+    url: str, token: str, seen: dict[str, bytes], ready: threading.Barrier
+) -> None:
+    """Read one turn's stream until its `references` frame, then wait for the kill."""
+    received = b""
+    turn_id = ""
+    headers = {"Authorization": f"Bearer {token}", "X-Beacon-Scenario": "model-stall"}
+    try:
+        with httpx.stream(
+            "POST",
+            f"{url}/v1/turns",
+            json={"mode": "single", "message": QUESTION},
+            headers=headers,
+            timeout=httpx.Timeout(60.0, connect=5.0),
+        ) as response:
+            for chunk in response.iter_bytes():
+                received += chunk
+                frames = split_frames(received)
+                if frames and not turn_id:
+                    turn_id = json.loads(frames[0]["data"])["turn_id"]
+                if any(f["event"] == "references" for f in frames):
+                    seen[turn_id] = received
+                    ready.wait(timeout=60)
+                    # Keep reading: whatever else arrives before the kill was seen too.
+                    for more in response.iter_bytes():
+                        received += more
+                        seen[turn_id] = received
+    except (httpx.HTTPError, threading.BrokenBarrierError):
+        pass  # the server died under us: that is the test
+    if turn_id:
+        seen[turn_id] = received
+
+
+def test_a_sigkill_loses_no_frame_a_client_saw_and_every_turn_ends_once(
+    stack: Stack, token: str, tmp_path: Path
+) -> None:
+    env = chat_env(stack, tmp_path, BEACON_KEYS=new_key_slot("crash"), BEACON_SCENARIOS="allow")
+    seen: dict[str, bytes] = {}
+    ready = threading.Barrier(TURNS + 1)
+    with chat_process(env) as (url, proc), ThreadPoolExecutor(TURNS) as pool:
+        for _ in range(TURNS):
+            pool.submit(stream_until_references, url, token, seen, ready)
+        ready.wait(timeout=90)  # every client holds its references frame
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=10)
+    assert len(seen) == TURNS
+    with chat_process(env) as (url, _):
+        for turn_id, received in seen.items():
+            replay = httpx.get(
+                f"{url}/v1/turns/{turn_id}/events",
+                params={"after": 0},
+                headers={"Authorization": f"Bearer {token}"},
+                timeout=30,
+            )
+            assert replay.status_code == 200
+            # Every byte the client received is replayed as it was sent …
+            assert replay.content.startswith(received), turn_id
+            frames = split_frames(replay.content)
+            assert [int(f["id"]) for f in frames] == list(range(1, len(frames) + 1))
+            # … and the turn ends exactly once, as interrupted.
+            terminals = [f for f in frames if f["event"] in ("done", "error")]
+            assert len(terminals) == 1 and frames[-1] is terminals[0]
+            assert json.loads(terminals[0]["data"])["code"] == "interrupted"
+            # Reattaching again gives the same bytes: the turn was finished once.
+            again = httpx.get(
+                f"{url}/v1/turns/{turn_id}/events",
+                params={"after": 0},
+                headers={"Authorization": f"Bearer {token}"},
+                timeout=30,
+            )
+            assert again.content == replay.content
