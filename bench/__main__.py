@@ -16,7 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bench import concurrency, model_input, turn_overhead
+from bench import concurrency, load, model_input, turn_overhead
 from bench.common import write_json
 
 BENCHES: tuple[
@@ -25,6 +25,7 @@ BENCHES: tuple[
     (turn_overhead.NAME, turn_overhead.run, turn_overhead.lines),
     (concurrency.NAME, concurrency.run, concurrency.lines),
     (model_input.NAME, model_input.run, model_input.lines),
+    (load.NAME, load.run, load.lines),
 )
 
 

@@ -17,6 +17,7 @@ import anyio
 import httpx2
 from mcp import ClientSession, MCPError, types
 from mcp.client.streamable_http import streamable_http_client
+from mcp.types import CONNECTION_CLOSED
 
 from beacon.upstream.errors import (
     UpstreamAuthError,
@@ -67,6 +68,18 @@ def leaf_errors(exc: BaseException) -> list[BaseException]:
     return [exc]
 
 
+# What a connection that went away raises: the transport's errors, and the SDK's
+# streams closing under a request that was waiting on them.
+_TRANSPORT = (
+    httpx2.TransportError,
+    OSError,
+    TimeoutError,
+    anyio.ClosedResourceError,
+    anyio.BrokenResourceError,
+    anyio.EndOfStream,
+)
+
+
 def _translate(exc: BaseException, log: _StatusLog, what: str) -> UpstreamError:
     status = log.refused()
     if status is not None:
@@ -77,8 +90,12 @@ def _translate(exc: BaseException, log: _StatusLog, what: str) -> UpstreamError:
     if status is not None:
         return UpstreamProtocolError(f"the MCP upstream rejected {what} with HTTP {status}")
     for leaf in leaf_errors(exc):
-        if isinstance(leaf, httpx2.TransportError | OSError | TimeoutError):
+        if isinstance(leaf, _TRANSPORT):
             return UpstreamUnavailable(f"the MCP upstream is unreachable during {what}: {leaf!r}")
+        if isinstance(leaf, MCPError) and leaf.error.code == CONNECTION_CLOSED:
+            # The SDK's answer for a request whose stream ended: the connection's
+            # failure, not a JSON-RPC error the upstream chose to send.
+            return UpstreamUnavailable(f"the MCP upstream went away during {what}: {leaf}")
         if isinstance(leaf, MCPError):
             return UpstreamProtocolError(f"the MCP upstream answered {what} with an error: {leaf}")
     return UpstreamUnavailable(f"the MCP upstream failed during {what}: {exc!r}")
@@ -162,6 +179,13 @@ async def connect(
     except UpstreamError:
         raise
     except Exception as exc:
-        if entered:
+        if entered and not _only_transport(exc):
             raise  # raised by the caller's own block: not ours to relabel
-        raise _translate(exc, log, "initialize") from exc
+        # Before the session stood, or a session that died under the caller (the
+        # upstream went away between calls): the upstream's failure, not Beacon's.
+        raise _translate(exc, log, "the session" if entered else "initialize") from exc
+
+
+def _only_transport(exc: BaseException) -> bool:
+    """Every error inside ``exc`` is the connection's (closed, refused, reset)."""
+    return all(isinstance(leaf, _TRANSPORT) for leaf in leaf_errors(exc))
