@@ -92,7 +92,13 @@ def create_app(settings: Settings) -> FastAPI:
         stuck = await anyio.to_thread.run_sync(store.interrupt_running, _interrupted)
         if stuck:
             log.warning("finished %d turn(s) a stopped process left running", len(stuck))
-        async with httpx.AsyncClient() as http:
+        # Every turn in flight may hold one model stream: httpx's default pool (100
+        # connections, 5 s to get one) turned a busy minute into llm_unavailable
+        # errors that were Beacon's, not the model's. The pool waits as long as a call may.
+        limits = httpx.Limits(max_connections=1000, max_keepalive_connections=100)
+        async with httpx.AsyncClient(
+            limits=limits, timeout=httpx.Timeout(settings.llm_timeout_s)
+        ) as http:
             state["http"] = http
             yield
             await hub.drain()
