@@ -1,34 +1,65 @@
-# Every target sets itself up: a fresh clone needs nothing but python3 and apt-get.
+# Every target sets itself up. `make demo` needs python3 only: it installs the
+# product (which includes its harness) into .venv. `make test` and the other
+# test targets also install the test tools, Node packages (npm ci) and Debian's
+# chromium (apt-get, as root or through sudo) when /usr/bin/chromium is missing.
+# Each step prints one line; the tools' own output goes to reports/setup/*.log.
 SHELL := /bin/bash
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
+TEST_STAMP := $(VENV)/.installed-test-stamp
 CHROMIUM := /usr/bin/chromium
+SETUP_LOGS := reports/setup
 PYTEST_ARGS ?=
 # The verdicts are the product's claim: every branch of them must be exercised.
 COVERAGE_ARGS ?= --cov=beacon.adjudication --cov-branch --cov-report=term-missing:skip-covered \
 	--cov-fail-under=100
 
-.PHONY: setup chromium node demo test lint typecheck pytest conformance mutation bench eval clean
+.PHONY: setup setup-test chromium node demo test lint typecheck pytest conformance mutation bench eval clean
+
+# Runs a set-up command quietly: its output goes to a log, shown (the tail) only on failure.
+# $(call quietly,LOG,COMMAND)
+quietly = mkdir -p $(SETUP_LOGS); { $(2); } >>$(SETUP_LOGS)/$(1) 2>&1 || { \
+	tail -n 30 $(SETUP_LOGS)/$(1) >&2; echo "set-up step failed; full log: $(SETUP_LOGS)/$(1)" >&2; exit 1; }
 
 $(PY):
-	python3 -m venv $(VENV)
+	@echo "setup: creating $(VENV) (python3 -m venv)"
+	@python3 -m venv $(VENV)
 
 $(STAMP): pyproject.toml | $(PY)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[test]'
-	touch $(STAMP)
+	@echo "setup: installing beacon and its dependencies into $(VENV) (pip, log: $(SETUP_LOGS)/pip.log)"
+	@$(call quietly,pip.log,$(PY) -m pip install --quiet --upgrade pip && $(PY) -m pip install --quiet -e .)
+	@touch $(STAMP)
 
-setup: $(STAMP) chromium node
+$(TEST_STAMP): pyproject.toml $(STAMP)
+	@echo "setup: installing the test tools (pytest, ruff, mypy, playwright, …) into $(VENV) (pip, log: $(SETUP_LOGS)/pip.log)"
+	@$(call quietly,pip.log,$(PY) -m pip install --quiet -e '.[test]')
+	@touch $(TEST_STAMP)
+
+# What `make demo` needs: the product, its stubs and its harness. No Node, no browser.
+setup: $(STAMP)
+
+# What the test targets need besides: the test tools, the conformance suite's Node
+# packages and the browser suite's chromium.
+setup-test: $(TEST_STAMP) chromium node
 
 # Outside MCP peers (the conformance suite) come from the committed lock file.
 node:
-	@if [ -f package.json ] && [ ! -d node_modules ]; then npm ci --no-audit --no-fund; fi
+	@if [ -f package.json ] && [ ! -d node_modules ]; then \
+	  command -v npm >/dev/null || { echo "make test needs Node.js and npm (the MCP conformance suite)" >&2; exit 1; }; \
+	  echo "setup: installing the conformance suite's Node packages (npm ci, log: $(SETUP_LOGS)/npm.log)"; \
+	  $(call quietly,npm.log,npm ci --no-audit --no-fund --loglevel=error); \
+	fi
 
 chromium:
 	@if [ ! -x $(CHROMIUM) ]; then \
-	  echo "installing Debian's chromium (needed by the browser suite)"; \
-	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
+	  if [ "$$(id -u)" -eq 0 ]; then sudo=; elif command -v sudo >/dev/null; then sudo=sudo; else \
+	    echo "the browser suite needs Debian's chromium: run as root, or install it with" \
+	      "'apt-get install --no-install-recommends chromium fonts-liberation'" >&2; exit 1; fi; \
+	  echo "setup: installing Debian's chromium for the browser suite (apt-get, log: $(SETUP_LOGS)/apt.log)"; \
+	  $(call quietly,apt.log,$$sudo apt-get update -qq && \
+	    $$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+	      chromium fonts-liberation fonts-dejavu-core); \
 	fi
 
 demo: setup
@@ -40,16 +71,16 @@ demo: setup
 vocabulary: $(STAMP)
 	$(PY) -m beacon.server.vocabulary
 
-lint: $(STAMP)
+lint: $(TEST_STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/lint-imports
 
-typecheck: $(STAMP)
+typecheck: $(TEST_STAMP)
 	$(VENV)/bin/mypy
 
 # pytest exits 5 when it collected no test: for us that is a broken suite,
 # reported as such, never passed through as some other tool's exit code.
-pytest: setup
+pytest: setup-test
 	@mkdir -p reports; \
 	$(PY) -m pytest -n 2 --dist loadgroup --junitxml=reports/junit.xml $(COVERAGE_ARGS) $(PYTEST_ARGS); rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "pytest collected no tests: the suite is broken" >&2; exit 1; fi; \
@@ -63,25 +94,30 @@ test: lint typecheck pytest
 	$(VENV)/bin/beacon gate observe --junit reports/junit.xml
 
 # The MCP project's own conformance suite against the installed stub (~4 s).
-conformance: setup
+conformance: setup-test
 	$(PY) -m pytest -q -p no:cacheprovider suites/contract/test_conformance.py
 
-# Mutation testing of the verdicts (mutmut; ~1 min, not part of CI): prints the kill rate
+# Mutation testing (not part of CI). First the transition tables (harness/table_mutation.py):
+# every legal row's target of the frame FSM, the subset gate and the harness FSM is changed
+# to each other state in turn, each legal cell of the panel's JS table once, and a table
+# test must fail for every mutant (rows mutated / caught per table, ~3 min). Then mutmut
+# over the verdicts and the PEP (beacon/adjudication, beacon/policy): prints the kill rate
 # and fails under 90 %.
-mutation: setup
+mutation: setup-test
+	$(PY) -m harness.table_mutation --all-targets --json reports/mutation/tables.json
 	rm -rf mutants
 	$(VENV)/bin/mutmut run --max-children 2 >/dev/null
 	@$(PY) -m harness.mutation_score --floor 90
 
 # Benchmarks (SPEC §7), each on its own loopback stack (~1 min on 2 cores): figures are
 # printed and written to reports/bench/<name>.json; a missed goal is reported, not failed.
-bench: setup
+bench: setup-test
 	$(PY) -m bench --json-dir reports/bench
 
 # The gold eval (62 questions, gold facts computed from the corpus) through the full
 # stack: slots answered / total and grade correctness; the suite runs the same cases.
-eval: setup
+eval: setup-test
 	$(PY) -m harness.eval_run
 
 clean:
-	rm -rf $(VENV) reports/junit.xml reports/screenshots
+	rm -rf $(VENV) reports/junit.xml reports/screenshots $(SETUP_LOGS)

@@ -205,7 +205,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--llm-url", required=True)
     args = parser.parse_args(argv)
     app = create_app(args.mcp_url, args.llm_url)
-    uvicorn.run(app, host="127.0.0.1", port=args.port, log_level="warning")
+    # The same HTTP implementation as `beacon serve` (h11, for its header cap), so the
+    # ratio compares what Beacon adds, not two HTTP parsers.
+    uvicorn.run(app, host="127.0.0.1", port=args.port, log_level="warning", http="h11")
 
 
 if __name__ == "__main__":

@@ -2,9 +2,13 @@
 
 Requires everything ``observe`` requires (a fresh, green sweep; executed
 evidence; no orphans), a green e2e group in the JUnit record, every probe
-passing against a freshly started stack, and for ``prod`` a recorded ``qa``
-promotion of the very same commit and swept content (upper channels promote
-what the lower one exercised; they never rebuild). Exit codes as ``observe``.
+passing and ``beacon verify`` green (every check, controlled ones included:
+the gate knows the stub) against a freshly started stack, and for ``prod`` a
+recorded ``qa`` promotion of the very same commit and swept content (upper
+channels promote what the lower one exercised; they never rebuild). The
+verify report (JUnit, checks.json, HTML) is written to ``reports/gates/verify/``
+and recorded in the gate's evidence; verify takes no baseline here (the one
+bypass flag is the only way past red evidence). Exit codes as ``observe``.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from harness.gating import (
     decide_observe,
     gate_args,
     report_decision,
+    verify_stack,
 )
 from harness.probes import PROBES, run_probe
 from harness.stack import StackError, running_stack
@@ -31,7 +36,7 @@ from harness.sweep import read_record
 PROMOTIONS: dict[str, str] = {"dev": "qa", "qa": "prod"}
 PROMOTION_LOG = f"{EVIDENCE_DIR}/promotions.json"
 E2E_GROUP = "suites/e2e/"
-INVOKES: tuple[str, ...] = ("gate observe", "probe --all")
+INVOKES: tuple[str, ...] = ("gate observe", "probe --all", "verify")
 
 
 def parser() -> argparse.ArgumentParser:
@@ -88,8 +93,9 @@ def decide_promote(
     try:
         with running_stack() as stack:
             reports = [run_probe(name, stack) for name in PROBES]
+            verify_stack(root, decision, stack.chat_url, stack.mcp_url)
     except StackError as exc:
-        decision.fail(f"the stack for the probes did not start: {exc}")
+        decision.fail(f"the stack for the probes and verify did not start: {exc}")
         return decision
     decision.facts["probes"] = {r.name: {"ok": r.ok, "seconds": r.seconds} for r in reports}
     for report in reports:

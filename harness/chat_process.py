@@ -26,6 +26,8 @@ def chat_env(stack: Stack, data_dir: Path, **overrides: str) -> dict[str, str]:
         "BEACON_JWKS": f"{stack.mcp_origin}/.well-known/jwks.json",
         "BEACON_DB": str(data_dir / "beacon.sqlite3"),
         "BEACON_KEYS": new_key_slot("t1"),
+        # A test stack: turns may pick a stub scenario; override with "deny" to test the switch.
+        "BEACON_SCENARIOS": "allow",
     }
     env.update(overrides)
     return env

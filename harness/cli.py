@@ -1,4 +1,4 @@
-"""The harness's ``beacon`` commands: sweep, boundaries, check-executed, audit, probe.
+"""The harness's ``beacon`` commands: sweep, boundaries, check-executed, audit, probe, verify.
 
 ``register`` is the ``harness`` entry point of the ``beacon.commands`` group
 (pyproject.toml): ``beacon.cli.main`` calls it with its typer app at start, so
@@ -123,9 +123,15 @@ def _probe(
     list_: Annotated[bool, typer.Option("--list", help="list the probes")] = False,
     all_: Annotated[bool, typer.Option("--all", help="run every probe")] = False,
     scenario: str = "default",
+    target: Annotated[
+        str | None, typer.Option(help="a deployment's chat URL, instead of a fresh stack")
+    ] = None,
+    mcp: Annotated[str | None, typer.Option(help="with --target: its stub MCP URL")] = None,
+    llm: Annotated[str | None, typer.Option(help="with --target: its model server URL")] = None,
+    token: Annotated[str | None, typer.Option(help="with --target: a bearer it accepts")] = None,
 ) -> None:
-    """Run one probe (or --all) against a freshly started stack; --list lists them."""
-    from harness.probes import PROBES, run_probe
+    """Run one probe (or --all) against a freshly started stack, or a deployment with --target."""
+    from harness.probes import PROBES, Deployment, ProbeReport, missing_needs, run_probe
     from harness.stack import StackError, running_stack
 
     if list_:
@@ -136,17 +142,118 @@ def _probe(
     if not names or any(n not in PROBES for n in names):
         typer.echo(f"give a probe name ({', '.join(PROBES)}), --all or --list", err=True)
         raise typer.Exit(2)
-    try:
-        with running_stack(scenario) as stack:
-            reports = [run_probe(n, stack) for n in names]
-    except StackError as exc:
-        typer.echo(f"probe: {exc}", err=True)
-        raise typer.Exit(1) from exc
+    reports: list[ProbeReport] = []
+    if target is not None:
+        if token is None and mcp is None:
+            typer.echo("probe --target needs --token TOKEN or --mcp STUB_MCP_URL", err=True)
+            raise typer.Exit(2)
+        deployment = Deployment(target.rstrip("/"), mcp, llm, token)
+        lacking = {n: missing_needs(n, deployment) for n in names}
+        if not all_ and lacking[names[0]]:
+            typer.echo(
+                f"probe {names[0]} needs {' '.join(lacking[names[0]])} with --target", err=True
+            )
+            raise typer.Exit(2)
+        for n in names:
+            if lacking[n]:
+                typer.echo(f"probe {n}: not run against this target (needs {' '.join(lacking[n])})")
+        reports = [run_probe(n, deployment) for n in names if not lacking[n]]
+    else:
+        try:
+            with running_stack(scenario) as stack:
+                reports = [run_probe(n, stack) for n in names]
+        except StackError as exc:
+            typer.echo(f"probe: {exc}", err=True)
+            raise typer.Exit(1) from exc
     for report in reports:
         status = "ok" if report.ok else "FAILED"
         detail = report.failure or json.dumps(report.facts, ensure_ascii=False)
         typer.echo(f"probe {report.name}: {status} in {report.seconds}s: {detail}")
     raise typer.Exit(0 if all(r.ok for r in reports) else 1)
+
+
+VERIFY_OUT = Path("reports/verify")
+
+
+def _verify(
+    target: Annotated[str, typer.Option(help="the chat server's origin (CHAT_URL)")],
+    token: Annotated[str | None, typer.Option(help="a bearer the target accepts")] = None,
+    mcp: Annotated[
+        str | None,
+        typer.Option(help="the stub MCP URL the target uses: dev tokens, scenarios, /dev/requests"),
+    ] = None,
+    other_token: Annotated[
+        str | None, typer.Option(help="a second user's bearer (auth.other-user)")
+    ] = None,
+    expired_token: Annotated[
+        str | None, typer.Option(help="an expired bearer signed by the target's issuer")
+    ] = None,
+    jwks: Annotated[
+        str | None, typer.Option(help="the target's JWKS URL (auth.hs256-public-key)")
+    ] = None,
+    junit: Annotated[Path | None, typer.Option(help="JUnit XML path")] = None,
+    json_: Annotated[Path | None, typer.Option("--json", help="checks.json path")] = None,
+    html: Annotated[Path | None, typer.Option(help="self-contained HTML report path")] = None,
+    out_dir: Annotated[Path, typer.Option(help="where unnamed outputs go")] = VERIFY_OUT,
+    baseline: Annotated[
+        Path | None, typer.Option(help="known failures (check or check::case per line, or JSON)")
+    ] = None,
+    check: Annotated[
+        list[str] | None, typer.Option("--check", help="run only this check or group (repeat)")
+    ] = None,
+    question: Annotated[
+        list[str] | None, typer.Option("--question", help="ask this instead of the defaults")
+    ] = None,
+    leeway: Annotated[float, typer.Option(help="the target's clock leeway, seconds")] = 30.0,
+    workers: Annotated[int, typer.Option(help="turns made side by side")] = 4,
+) -> None:
+    """The honesty conformance suite against any frame-protocol chat server.
+
+    Exit 0 every check passes or is baselined, 1 a failure or a stale baseline, 2 usage.
+    """
+    from harness.verify import (
+        EXIT_FAILED,
+        EXIT_USAGE,
+        Status,
+        VerifyError,
+        VerifyOptions,
+        run_verify,
+        summary_line,
+        usage_problem,
+        write_reports,
+    )
+
+    options = VerifyOptions(
+        target=target,
+        token=token,
+        mcp=mcp,
+        other_token=other_token,
+        expired_token=expired_token,
+        jwks=jwks,
+        checks=tuple(check or ()),
+        baseline=baseline,
+        questions=tuple(question or ()),
+        leeway_s=leeway,
+        workers=workers,
+    )
+    if (problem := usage_problem(options)) is not None:
+        typer.echo(f"verify: {problem}", err=True)
+        raise typer.Exit(EXIT_USAGE)
+    try:
+        report = run_verify(options)
+    except VerifyError as exc:
+        typer.echo(f"verify: {exc}", err=True)
+        raise typer.Exit(EXIT_FAILED) from exc
+    written = write_reports(report, out_dir, junit=junit, checks_json=json_, html_page=html)
+    for result in report.of(Status.FAIL, Status.STALE):
+        typer.echo(f"{result.status.value.upper()}: {result.id}: {result.message}")
+    for result in report.of(Status.NOT_VERIFIED):
+        typer.echo(f"not verified: {result.id}: {result.message}")
+    for entry in report.unmatched_baseline:
+        typer.echo(f"baseline entry names nothing in this run: {entry}")
+    typer.echo(summary_line(report))
+    typer.echo("reports: " + ", ".join(f"{k} {v}" for k, v in written.items()))
+    raise typer.Exit(report.exit_code)
 
 
 def register(app: typer.Typer) -> None:
@@ -155,3 +262,4 @@ def register(app: typer.Typer) -> None:
     app.command("check-executed")(_check_executed)
     app.add_typer(audit_app, name="audit")
     app.command("probe")(_probe)
+    app.command("verify")(_verify)

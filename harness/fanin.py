@@ -35,8 +35,25 @@ class GateFanIn:
 
     @property
     def level(self) -> str:
-        count = len(self.unevidenced)
-        return "fail" if count > FAIL_OVER else "warn" if count > WARN_OVER else "ok"
+        return level_for(len(self.unevidenced))
+
+    def finding(self) -> dict[str, object]:
+        """This gate's fan-in as a record entry (the sweep record, gate evidence)."""
+        return {
+            "gate": self.gate,
+            "level": self.level,
+            "behind": len(self.behind),
+            "unevidenced_count": len(self.unevidenced),
+            "unevidenced": list(self.unevidenced),
+            "worst": [list(w) for w in self.worst],
+            "warn_over": WARN_OVER,
+            "fail_over": FAIL_OVER,
+        }
+
+
+def level_for(unevidenced: int) -> str:
+    """``fail`` over the hard limit, ``warn`` over the threshold, else ``ok``."""
+    return "fail" if unevidenced > FAIL_OVER else "warn" if unevidenced > WARN_OVER else "ok"
 
 
 def _module_of(rel: str) -> str | None:

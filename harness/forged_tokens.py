@@ -92,6 +92,9 @@ def _hs256_with_public_pem(data: bytes) -> bytes:
 
 REJECTIONS = [
     pytest.param(lambda: mint(exp=NOW - 120), Reason.EXPIRED, id="expired-past-leeway"),
+    pytest.param(
+        lambda: mint(exp=NOW + 2 * 24 * 3600), Reason.LIFETIME_TOO_LONG, id="lives-two-days"
+    ),
     pytest.param(lambda: mint(nbf=NOW + 600), Reason.NOT_YET_VALID, id="nbf-in-the-future"),
     pytest.param(lambda: mint(iat=NOW + 600), Reason.NOT_YET_VALID, id="iat-in-the-future"),
     pytest.param(lambda: mint(kid="k9"), Reason.UNKNOWN_KID, id="unknown-kid"),

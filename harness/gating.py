@@ -23,8 +23,19 @@ from harness.executed import JunitError, check_executed, junit_cases, requiremen
 from harness.fanin import audit
 from harness.fsm import HarnessEvent, HarnessState, Lifecycle
 from harness.sweep import freshness
+from harness.verify import (
+    Report,
+    Status,
+    VerifyError,
+    VerifyOptions,
+    run_verify,
+    summary_line,
+    usage_problem,
+    write_reports,
+)
 
 EVIDENCE_DIR = "reports/gates"
+VERIFY_DIR = f"{EVIDENCE_DIR}/verify"  # the promote gate's verify report: JUnit, JSON, HTML
 DEFAULT_JUNIT = "reports/junit.xml"
 MIN_BYPASS_REASON = 10
 
@@ -185,3 +196,48 @@ def print_decision(decision: Decision, evidence: Path) -> None:
         f"gate {decision.gate}: {decision.outcome.value} (exit {decision.exit_code}); "
         f"evidence {evidence}"
     )
+
+
+def verify_stack(root: Path, decision: Decision, chat_url: str, mcp_url: str) -> Report | None:
+    """``beacon verify`` against a stack the gate started (controlled: the stub is known),
+    its report written beside the gate's evidence and recorded in the decision.
+
+    Verify's exit code is never the gate's: a red or stale case is failing evidence,
+    and so is a check left not verified — the gate knows the stub, so every check can run.
+    """
+    options = VerifyOptions(target=chat_url, mcp=mcp_url)
+    if (problem := usage_problem(options)) is not None:
+        decision.fail(f"verify could not start: {problem}")
+        return None
+    try:
+        report = run_verify(options)
+    except VerifyError as exc:
+        decision.fail(f"verify could not start: {exc}")
+        return None
+    written = write_reports(report, root / VERIFY_DIR)
+    record_verify(root, decision, report, written)
+    return report
+
+
+def record_verify(root: Path, decision: Decision, report: Report, written: dict[str, Path]) -> None:
+    def shown(path: Path) -> str:
+        return str(path.relative_to(root)) if path.is_relative_to(root) else str(path)
+
+    red = report.of(Status.FAIL, Status.STALE)
+    unverified = report.of(Status.NOT_VERIFIED)
+    decision.facts["verify"] = {
+        "target": report.target,
+        "mode": report.mode,
+        "summary": report.tally(),
+        "seconds": report.seconds,
+        "reports": {kind: shown(path) for kind, path in written.items()},
+        "failed": [r.id for r in red],
+        "baselined": [r.id for r in report.of(Status.BASELINED)],
+        "not_verified": [r.id for r in unverified],
+    }
+    print(summary_line(report))
+    for result in red:
+        decision.fail(f"verify {result.id}: {result.message}")
+    if unverified:
+        ids = [r.id for r in unverified]
+        decision.fail(f"verify left {len(ids)} checks not verified: {ids[:5]}")

@@ -3,6 +3,11 @@
 A probe drives the real servers over loopback HTTP — the same stack ``beacon
 up`` starts — and checks one measured behaviour end to end. Each is bounded
 in time by its HTTP timeouts; none sleeps.
+
+``beacon probe NAME --target URL`` runs one against a deployment instead: a
+``Deployment`` names the chat server, and the stub upstream (``--mcp``) and
+model (``--llm``) when it has them, or a bearer (``--token``). A probe that
+mints tokens or reads the upstream needs ``--mcp`` (``PROBE_NEEDS``).
 """
 
 from __future__ import annotations
@@ -11,7 +16,8 @@ import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
+from urllib.parse import urlsplit
 
 import anyio
 import httpx
@@ -19,7 +25,6 @@ import jsonschema
 
 from beacon.cli.ask import AskError, run_turn
 from beacon.wire.sse import SseEvent, parse_sse
-from harness.stack import Stack
 
 HTTP_TIMEOUT_S = 15.0
 ROUND_TRIP_ROUNDS = 3
@@ -31,6 +36,70 @@ PHOTO_QUESTION = "Photos of missing hard hats in Harbor Tower"
 
 class ProbeFailed(AssertionError):
     """The probed behaviour did not hold."""
+
+
+class ProbeUnavailable(ProbeFailed):
+    """The probe needs what this target was not given (the stub upstream, the model)."""
+
+
+class ProbeTarget(Protocol):
+    """What a probe drives: ``harness.stack.Stack`` (a fresh ``beacon up``) or a ``Deployment``."""
+
+    @property
+    def chat_url(self) -> str: ...
+
+    @property
+    def mcp_url(self) -> str: ...
+
+    @property
+    def llm_url(self) -> str: ...
+
+    @property
+    def mcp_origin(self) -> str: ...
+
+    def token(self, *, sub: str = ..., tiers: tuple[str, ...] = ...) -> str: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Deployment:
+    """A chat server somewhere (``--target``), with its stub upstream and model if it has them."""
+
+    chat_url: str
+    mcp: str | None = None
+    llm: str | None = None
+    bearer: str | None = None
+
+    @property
+    def mcp_url(self) -> str:
+        if self.mcp is None:
+            raise ProbeUnavailable("this probe reads the upstream: give --mcp STUB_MCP_URL")
+        return self.mcp
+
+    @property
+    def llm_url(self) -> str:
+        if self.llm is None:
+            raise ProbeUnavailable("this probe reads the model server: give --llm URL")
+        return self.llm
+
+    @property
+    def mcp_origin(self) -> str:
+        parts = urlsplit(self.mcp_url)
+        return f"{parts.scheme}://{parts.netloc}"
+
+    def token(self, *, sub: str = "dev-user", tiers: tuple[str, ...] = ("enterprise_ai",)) -> str:
+        if self.bearer is not None and sub == "dev-user" and tiers == ("enterprise_ai",):
+            return self.bearer
+        if self.mcp is not None:
+            response = httpx.post(
+                f"{self.mcp_origin}/dev/tokens",
+                json={"sub": sub, "tiers": list(tiers)},
+                timeout=HTTP_TIMEOUT_S,
+            )
+            response.raise_for_status()
+            token = response.json()["token"]
+            assert isinstance(token, str)
+            return token
+        raise ProbeUnavailable("this probe mints tokens for other users or tiers: give --mcp")
 
 
 @dataclass
@@ -48,7 +117,12 @@ def _expect(condition: bool, message: str) -> None:
 
 
 def _turn(
-    stack: Stack, message: str, *, scenario: str | None = None, mode: str = "single", **extra: Any
+    stack: ProbeTarget,
+    message: str,
+    *,
+    scenario: str | None = None,
+    mode: str = "single",
+    **extra: Any,
 ) -> list[SseEvent]:
     return run_turn(
         stack.chat_url,
@@ -77,13 +151,20 @@ def _one_terminal(events: list[SseEvent]) -> str:
     return terminals[0]
 
 
-def boot_smoke(stack: Stack) -> dict[str, Any]:
-    urls = {
-        "chat": f"{stack.chat_url}/healthz",
-        "mcp": f"{stack.mcp_origin}/healthz",
-        "llm": stack.llm_url.removesuffix("/v1") + "/healthz",
-        "panel": f"{stack.chat_url}/panel/",
-    }
+def _optional(read: Callable[[], str]) -> str | None:
+    try:
+        return read()
+    except ProbeUnavailable:
+        return None
+
+
+def boot_smoke(stack: ProbeTarget) -> dict[str, Any]:
+    urls = {"chat": f"{stack.chat_url}/healthz", "panel": f"{stack.chat_url}/panel/"}
+    # a deployment checks the services it was given; a started stack has all three
+    if (mcp := _optional(lambda: stack.mcp_origin)) is not None:
+        urls["mcp"] = f"{mcp}/healthz"
+    if (llm := _optional(lambda: stack.llm_url)) is not None:
+        urls["llm"] = llm.removesuffix("/v1") + "/healthz"
     statuses = {
         name: httpx.get(url, timeout=HTTP_TIMEOUT_S).status_code for name, url in urls.items()
     }
@@ -91,7 +172,7 @@ def boot_smoke(stack: Stack) -> dict[str, Any]:
     return {"statuses": statuses}
 
 
-def sse_client(stack: Stack) -> dict[str, Any]:
+def sse_client(stack: ProbeTarget) -> dict[str, Any]:
     events = _turn(stack, COUNT_QUESTION)
     _expect(events[0].event == "start", f"the first frame is {events[0].event}")
     seqs = [int(e.id or "0") for e in events]
@@ -102,7 +183,7 @@ def sse_client(stack: Stack) -> dict[str, Any]:
     return {"frames": len(events), "terminal": _one_terminal(events)}
 
 
-def turn_loop(stack: Stack) -> dict[str, Any]:
+def turn_loop(stack: ProbeTarget) -> dict[str, Any]:
     events = _turn(stack, COUNT_QUESTION)
     plans = _frames(events, "plan")
     rounds = [p["round"] for p in plans if p["purpose"] == "gather"]
@@ -116,7 +197,9 @@ def turn_loop(stack: Stack) -> dict[str, Any]:
     return {"rounds": rounds, "calls": len(calls), "terminal": _one_terminal(events)}
 
 
-async def _call_upstream(stack: Stack, tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
+async def _call_upstream(
+    stack: ProbeTarget, tool: str, arguments: dict[str, Any]
+) -> dict[str, Any]:
     from beacon.upstream.mcp_client import connect
 
     async with connect(stack.mcp_url, bearer=stack.token(), timeout_s=HTTP_TIMEOUT_S) as up:
@@ -124,7 +207,7 @@ async def _call_upstream(stack: Stack, tool: str, arguments: dict[str, Any]) -> 
     return outcome.result
 
 
-def citation_diff(stack: Stack) -> dict[str, Any]:
+def citation_diff(stack: ProbeTarget) -> dict[str, Any]:
     events = _turn(stack, PHOTO_QUESTION)
     calls = [c for c in _frames(events, "tool_call") if c["tool"] == "search_photos"]
     _expect(bool(calls), "the turn made no search_photos call")
@@ -140,7 +223,7 @@ def citation_diff(stack: Stack) -> dict[str, Any]:
     return {"cited": len(cited), "upstream_ids": len(upstream)}
 
 
-def cold_latency(stack: Stack) -> dict[str, Any]:
+def cold_latency(stack: ProbeTarget) -> dict[str, Any]:
     started = time.perf_counter()
     first: float | None = None
 
@@ -165,7 +248,7 @@ def cold_latency(stack: Stack) -> dict[str, Any]:
     }
 
 
-def auth_matrix(stack: Stack) -> dict[str, Any]:
+def auth_matrix(stack: ProbeTarget) -> dict[str, Any]:
     body = {"mode": "single", "message": COUNT_QUESTION}
     missing = httpx.post(f"{stack.chat_url}/v1/turns", json=body, timeout=HTTP_TIMEOUT_S)
     _expect(missing.status_code == 401, f"no bearer answered {missing.status_code}")
@@ -188,7 +271,7 @@ def auth_matrix(stack: Stack) -> dict[str, Any]:
     return {"cells": cells}
 
 
-async def _preflight(stack: Stack) -> dict[str, Any]:
+async def _preflight(stack: ProbeTarget) -> dict[str, Any]:
     from beacon.upstream.mcp_client import connect
 
     checked: dict[str, int] = {}
@@ -216,7 +299,7 @@ async def _preflight(stack: Stack) -> dict[str, Any]:
     return {"tools": sorted(tools), "validated": checked}
 
 
-def upstream_preflight(stack: Stack) -> dict[str, Any]:
+def upstream_preflight(stack: ProbeTarget) -> dict[str, Any]:
     result: dict[str, Any] = anyio.run(_preflight, stack)
     return result
 
@@ -226,13 +309,13 @@ def _shape(events: list[SseEvent]) -> list[Any]:
     return [[e.event for e in events], [(c["source"], c["grade"], c["total"]) for c in counts]]
 
 
-def round_trip(stack: Stack) -> dict[str, Any]:
+def round_trip(stack: ProbeTarget) -> dict[str, Any]:
     shapes = [_shape(_turn(stack, COUNT_QUESTION)) for _ in range(ROUND_TRIP_ROUNDS)]
     _expect(all(s == shapes[0] for s in shapes), "rounds disagree on frames or counts")
     return {"rounds": ROUND_TRIP_ROUNDS, "counts": shapes[0][1]}
 
 
-def full_scenario(stack: Stack) -> dict[str, Any]:
+def full_scenario(stack: ProbeTarget) -> dict[str, Any]:
     grades = {}
     for question, wanted in (
         (COUNT_QUESTION, "EXACT"),
@@ -247,7 +330,7 @@ def full_scenario(stack: Stack) -> dict[str, Any]:
     return {"grades": grades}
 
 
-def legacy_unknown(stack: Stack) -> dict[str, Any]:
+def legacy_unknown(stack: ProbeTarget) -> dict[str, Any]:
     events = _turn(stack, LIST_QUESTION, scenario="legacy-upstream")
     grades = {c["grade"] for c in _counts(events)}
     _expect(grades == {"UNKNOWN"}, f"legacy upstream graded {grades}")
@@ -256,7 +339,7 @@ def legacy_unknown(stack: Stack) -> dict[str, Any]:
     return {"grades": sorted(grades)}
 
 
-def inband_502(stack: Stack) -> dict[str, Any]:
+def inband_502(stack: ProbeTarget) -> dict[str, Any]:
     events = _turn(stack, PHOTO_QUESTION, scenario="inband-502")
     results = [r for r in _frames(events, "tool_result") if r["tool"] == "search_photos"]
     _expect(bool(results) and all(r["status"] == "failure" for r in results), f"{results}")
@@ -265,7 +348,7 @@ def inband_502(stack: Stack) -> dict[str, Any]:
     return {"notices": notices}
 
 
-def sentinel_saturation(stack: Stack) -> dict[str, Any]:
+def sentinel_saturation(stack: ProbeTarget) -> dict[str, Any]:
     events = _turn(stack, LIST_QUESTION)
     calls = [c for c in _frames(events, "tool_call") if c["tool"] == "query_data"]
     saturated = [c for c in _counts(events) if c["total"] == 3000]
@@ -276,7 +359,7 @@ def sentinel_saturation(stack: Stack) -> dict[str, Any]:
     return {"counts": saturated, "upstream_has_more": said}
 
 
-def zero_hits(stack: Stack) -> dict[str, Any]:
+def zero_hits(stack: ProbeTarget) -> dict[str, Any]:
     events = _turn(stack, PHOTO_QUESTION, scenario="zero-hits")
     results = [r for r in _frames(events, "tool_result") if r["tool"] == "search_photos"]
     _expect(bool(results), "no search_photos result")
@@ -284,7 +367,7 @@ def zero_hits(stack: Stack) -> dict[str, Any]:
     return {"emptiness": [r["emptiness"] for r in results]}
 
 
-def jwks_token(stack: Stack) -> dict[str, Any]:
+def jwks_token(stack: ProbeTarget) -> dict[str, Any]:
     from beacon.auth import Verifier
     from beacon.policy import TIERS
 
@@ -300,7 +383,7 @@ def jwks_token(stack: Stack) -> dict[str, Any]:
     return {"sub": identity.sub, "tiers": sorted(identity.tiers)}
 
 
-def explicit_project(stack: Stack) -> dict[str, Any]:
+def explicit_project(stack: ProbeTarget) -> dict[str, Any]:
     log = f"{stack.mcp_origin}/dev/requests"
     before = len(httpx.get(log, timeout=HTTP_TIMEOUT_S).json()["requests"])
     _turn(stack, COUNT_QUESTION)
@@ -312,7 +395,7 @@ def explicit_project(stack: Stack) -> dict[str, Any]:
     return {"calls": [e["tool"] for e in entries]}
 
 
-def model_refusal(stack: Stack) -> dict[str, Any]:
+def model_refusal(stack: ProbeTarget) -> dict[str, Any]:
     events = _turn(stack, COUNT_QUESTION, scenario="model-429")
     _expect(_one_terminal(events) == "error", "a 429 ended in done")
     codes = [e["code"] for e in _frames(events, "error")]
@@ -320,13 +403,13 @@ def model_refusal(stack: Stack) -> dict[str, Any]:
     return {"codes": codes}
 
 
-def unknown_scenario(stack: Stack) -> dict[str, Any]:
+def unknown_scenario(stack: ProbeTarget) -> dict[str, Any]:
     events = _turn(stack, COUNT_QUESTION, scenario="no-such-scenario")
     _expect(_one_terminal(events) == "error", "an unknown scenario ended in done")
     return {"codes": [e["code"] for e in _frames(events, "error")]}
 
 
-def chat_session(stack: Stack) -> dict[str, Any]:
+def chat_session(stack: ProbeTarget) -> dict[str, Any]:
     first = _turn(stack, COUNT_QUESTION, mode="chat")
     start = _frames(first, "start")[0]
     _expect(start["session_id"] is not None, "chat mode started no session")
@@ -335,7 +418,7 @@ def chat_session(stack: Stack) -> dict[str, Any]:
     return {"session_id": start["session_id"]}
 
 
-PROBES: dict[str, Callable[[Stack], dict[str, Any]]] = {
+PROBES: dict[str, Callable[[ProbeTarget], dict[str, Any]]] = {
     "boot-smoke": boot_smoke,
     "sse-client": sse_client,
     "turn-loop": turn_loop,
@@ -357,7 +440,24 @@ PROBES: dict[str, Callable[[Stack], dict[str, Any]]] = {
 }
 
 
-def run_probe(name: str, stack: Stack) -> ProbeReport:
+# What a probe needs beyond the chat server and a bearer, when run against a deployment.
+PROBE_NEEDS: dict[str, tuple[str, ...]] = {
+    "citation-diff": ("mcp",),
+    "auth-matrix": ("mcp",),
+    "upstream-preflight": ("mcp",),
+    "sentinel-saturation": ("mcp",),
+    "jwks-token": ("mcp",),
+    "explicit-project": ("mcp",),
+}
+
+
+def missing_needs(name: str, target: Deployment) -> list[str]:
+    """The options a probe needs that this deployment was not given (``--mcp``, ``--llm``)."""
+    given = {"mcp": target.mcp, "llm": target.llm}
+    return [f"--{need}" for need in PROBE_NEEDS.get(name, ()) if given[need] is None]
+
+
+def run_probe(name: str, stack: ProbeTarget) -> ProbeReport:
     started = time.perf_counter()
     try:
         facts = PROBES[name](stack)

@@ -21,6 +21,7 @@ from typing import Any
 
 from boundaries import EXPECTED_COUNTS, KINDS, Registry, load_registry
 from harness.checks import CheckContext, run_check
+from harness.fanin import audit
 from harness.refs import CheckFailed
 
 RECORD_FILE = "reports/sweep/latest.json"
@@ -107,6 +108,7 @@ def run_sweep(root: Path) -> dict[str, Any]:
     sys.path.insert(0, str(root))
     try:
         verdicts = [_judge(root, b.id, b.kind, b.file, b.check) for b in registry.boundaries]
+        fan_in = fan_in_findings(root)
     finally:
         sys.path[:] = saved
     by_kind = {kind: len(items) for kind, items in registry.by_kind().items()}
@@ -133,7 +135,18 @@ def run_sweep(root: Path) -> dict[str, Any]:
         "problems": problems,
         "paths": {rel: content_hash(root, rel) for rel in paths},
         "boundaries": [asdict(v) for v in sorted(verdicts, key=lambda v: v.id)],
+        "fan_in": fan_in,
     }
+
+
+def fan_in_findings(root: Path) -> dict[str, Any]:
+    """The fan-in audit's findings per gate, by static imports (the sweep reads no JUnit,
+    so it stays deterministic; the gates re-run the audit against the run's JUnit)."""
+    try:
+        gates = [gate.finding() for gate in audit(root)]
+    except Exception as exc:  # an audit that cannot run is itself a finding
+        return {"evidence": "static imports", "error": f"{type(exc).__name__}: {exc}"[:500]}
+    return {"evidence": "static imports", "gates": gates}
 
 
 def write_record(root: Path, record: dict[str, Any]) -> Path:

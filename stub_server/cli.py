@@ -12,7 +12,15 @@ from typing import Annotated
 
 import typer
 
-ScenarioOpt = Annotated[str, typer.Option(help="stub scenario for this process (kebab-case)")]
+from stub_server.scenarios import available_scenarios
+
+# The choices are listed in `--help`; a name not among them is a one-line usage error.
+ScenarioOpt = Annotated[
+    str,
+    typer.Option(
+        help="stub scenario for this process, one of: " + ", ".join(available_scenarios())
+    ),
+]
 
 
 def stub_mcp(port: Annotated[int, typer.Option()], scenario: ScenarioOpt = "default") -> None:
@@ -23,7 +31,10 @@ def stub_mcp(port: Annotated[int, typer.Option()], scenario: ScenarioOpt = "defa
     try:
         load_scenario(scenario)
     except UnknownScenario as exc:
-        typer.echo(f"beacon stub-mcp: {exc}", err=True)
+        typer.echo(
+            f"beacon stub-mcp: {exc} (choose from: {', '.join(available_scenarios())})",
+            err=True,
+        )
         raise typer.Exit(2) from exc
     serve_mcp(port=port, scenario=scenario)
 

@@ -17,7 +17,6 @@ from stub_server.records import Clash, Document, Level, Progress, Project
 __all__ = [
     "CLASH_STATUSES",
     "DISCIPLINES",
-    "DOCUMENT_KINDS",
     "RFI_STATUSES",
     "SEVERITIES",
     "SPEC_STATUSES",
@@ -32,7 +31,6 @@ __all__ = [
 _SITE_SEED_OFFSET = 1_000_003
 _START = date(2025, 9, 1)
 _AS_OF = "2026-06-29"
-DOCUMENT_KINDS: tuple[str, ...] = ("spec", "rfi")
 RFI_STATUSES: tuple[str, ...] = ("open", "answered", "closed")
 SPEC_STATUSES: tuple[str, ...] = ("issued", "superseded")
 TRADES: tuple[str, ...] = ("structure", "mep rough-in", "drywall", "finishes")

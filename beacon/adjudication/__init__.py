@@ -12,7 +12,7 @@ from beacon.adjudication.absence import (
     Recovery,
     absence_cause,
 )
-from beacon.adjudication.accounting import AccountingRecord, read_accounting
+from beacon.adjudication.accounting import AccountingRecord, AggregateValue, read_accounting
 from beacon.adjudication.anchors import Anchor, AnchorKind, call_anchors
 from beacon.adjudication.counts import (
     DEFAULT_SENTINEL,
@@ -30,6 +30,7 @@ from beacon.adjudication.guard import Drop, GuardedStream, judge
 from beacon.adjudication.markup import MARKUP_WINDOW, starts_with_protocol_markup
 from beacon.adjudication.narrowing import (
     PageShape,
+    ViewListVerdict,
     apply_scope,
     grade_view_list,
     promote_complete,
@@ -43,7 +44,7 @@ from beacon.adjudication.slots import (
 )
 from beacon.adjudication.standing import Source, Standing, build_standing
 from beacon.adjudication.stitch import Anomaly, StitchResult, stitch_pages, summarize_page
-from beacon.adjudication.subset_gate import GATE_TABLE, GateEvent, GateState, gate_step
+from beacon.adjudication.subset_gate import GATE_TABLE, GateEvent, GateRow, GateState, gate_step
 from beacon.wire.accounting import PageSummary
 
 __all__ = [
@@ -54,6 +55,7 @@ __all__ = [
     "AbsenceVerdict",
     "AccountingRecord",
     "AdjudicationError",
+    "AggregateValue",
     "Anchor",
     "AnchorKind",
     "Anomaly",
@@ -65,6 +67,7 @@ __all__ = [
     "Emptiness",
     "Fingerprint",
     "GateEvent",
+    "GateRow",
     "GateState",
     "Grade",
     "GuardedStream",
@@ -76,6 +79,7 @@ __all__ = [
     "Source",
     "Standing",
     "StitchResult",
+    "ViewListVerdict",
     "absence_cause",
     "apply_scope",
     "build_standing",

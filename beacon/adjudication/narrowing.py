@@ -50,11 +50,6 @@ def apply_scope(model_arguments: Mapping[str, Any], scope: Mapping[str, Any]) ->
     return {**model_arguments, **scope}
 
 
-def widening_attempts(model_arguments: Mapping[str, Any], scope: Mapping[str, Any]) -> list[str]:
-    """Scope keys the model tried to set to something else (for the audit)."""
-    return [k for k, v in scope.items() if k in model_arguments and model_arguments[k] != v]
-
-
 def offerable_axes(tool: str, candidates: tuple[str, ...]) -> tuple[str, ...]:
     """Keep only axes the tool accepts (its row's filter axes), in the candidates' order."""
     spec = tool_spec(tool)

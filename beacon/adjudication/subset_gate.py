@@ -2,6 +2,9 @@
 
 Rows are data. Every (state, event) pair not listed as legal is illegal; the
 named illegal rows are the orderings we have seen models or clients attempt.
+The events are the ones the loop steps. The model widening a scope is not one:
+it cannot happen, since dispatch spreads the scope last over the model's
+arguments (``apply_scope``); an EXACT answer is just answered, no gate step.
 """
 
 from __future__ import annotations
@@ -22,14 +25,12 @@ class GateState(StrEnum):
 
 
 class GateEvent(StrEnum):
-    EXACT_RESULT = "exact_result"
     SAMPLE_RESULT = "sample_result"
     OFFER = "offer"
     CHOOSE = "choose"
     NARROWED_COMPLETE = "narrowed_complete"
     NARROWED_PARTIAL = "narrowed_partial"
     NARROWED_ZERO = "narrowed_zero"
-    MODEL_WIDEN = "model_widen"
     RELEASE = "release"
     NEW_QUESTION = "new_question"
 
@@ -45,11 +46,9 @@ class GateRow:
 
 S, E = GateState, GateEvent
 LEGAL_ROWS: tuple[tuple[str, GateState, GateEvent, GateState], ...] = (
-    ("idle-exact-stays", S.IDLE, E.EXACT_RESULT, S.IDLE),
     ("idle-sample", S.IDLE, E.SAMPLE_RESULT, S.SAMPLE),
     ("idle-new-question", S.IDLE, E.NEW_QUESTION, S.IDLE),
     ("sample-offer", S.SAMPLE, E.OFFER, S.OFFERED),
-    ("sample-exact-after-aggregate", S.SAMPLE, E.EXACT_RESULT, S.IDLE),
     ("sample-sample-again", S.SAMPLE, E.SAMPLE_RESULT, S.SAMPLE),
     ("sample-new-question", S.SAMPLE, E.NEW_QUESTION, S.IDLE),
     ("offered-choose", S.OFFERED, E.CHOOSE, S.NARROWED),
@@ -65,13 +64,10 @@ LEGAL_ROWS: tuple[tuple[str, GateState, GateEvent, GateState], ...] = (
     ("complete-narrowed-again", S.COMPLETE, E.NARROWED_COMPLETE, S.COMPLETE),
     ("released-release-clears", S.RELEASED, E.RELEASE, S.IDLE),
     ("released-new-question", S.RELEASED, E.NEW_QUESTION, S.IDLE),
-    ("released-exact", S.RELEASED, E.EXACT_RESULT, S.IDLE),
     ("released-sample", S.RELEASED, E.SAMPLE_RESULT, S.SAMPLE),
 )
 # Illegal orderings worth a name: each one a thing a model or client tried.
 NAMED_ILLEGAL: dict[tuple[GateState, GateEvent], str] = {
-    (S.NARROWED, E.MODEL_WIDEN): "model-cannot-widen-a-narrowed-scope",
-    (S.COMPLETE, E.MODEL_WIDEN): "model-cannot-widen-a-complete-scope",
     (S.IDLE, E.CHOOSE): "choose-without-an-offer",
     (S.SAMPLE, E.CHOOSE): "choose-before-the-offer",
     (S.IDLE, E.NARROWED_COMPLETE): "complete-without-a-scope",

@@ -29,6 +29,7 @@ class Reason(StrEnum):
     WRONG_ISSUER = "wrong_issuer"
     MISSING_CLAIM = "missing_claim"
     BAD_TIERS = "bad_tiers"
+    LIFETIME_TOO_LONG = "lifetime_too_long"
     JWKS_UNAVAILABLE = "jwks_unavailable"
 
 

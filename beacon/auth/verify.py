@@ -7,6 +7,7 @@ verifier; signature before claims, so no claim of an unsigned token is read.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -20,6 +21,7 @@ from beacon.auth.jwks import JwksCache
 
 ALGORITHM = "RS256"
 MAX_TOKEN_CHARS = 8192  # bounds the work an unauthenticated caller can make us do
+DEFAULT_MAX_LIFETIME_S = 24 * 3600.0
 _REQUIRED = ("exp", "sub", "iss", "aud")
 
 # Most specific first: InvalidSignatureError is a DecodeError subclass.
@@ -47,6 +49,9 @@ class TokenPolicy:
     audience: str
     known_tiers: frozenset[str]
     leeway_s: float = 30.0
+    # The longest a token may live, by its own claims (exp - iat) and from now
+    # (exp - now): a token minted for a century is refused, not trusted for one.
+    max_lifetime_s: float = DEFAULT_MAX_LIFETIME_S
 
 
 def bearer_token(authorization: str | None) -> str:
@@ -102,6 +107,7 @@ def verify_signed(token: str, key: RSAPublicKey, policy: TokenPolicy) -> Identit
     except jwt.PyJWTError as exc:
         reason = next((r for kind, r in _REASONS if isinstance(exc, kind)), Reason.MALFORMED)
         raise TokenRejected(reason, _message(reason)) from exc
+    _check_lifetime(claims, policy)
     sub = claims["sub"]
     if not isinstance(sub, str) or not sub.strip():
         raise TokenRejected(Reason.MISSING_CLAIM, "the token carries no subject")
@@ -110,6 +116,16 @@ def verify_signed(token: str, key: RSAPublicKey, policy: TokenPolicy) -> Identit
         tiers=_tiers(claims, policy.known_tiers),
         expires_at=datetime.fromtimestamp(int(claims["exp"]), tz=UTC),
     )
+
+
+def _check_lifetime(claims: Mapping[str, Any], policy: TokenPolicy) -> None:
+    """PyJWT has read ``exp`` (and ``iat`` if sent) as integers; judge their span in
+    integers (a 400-digit ``exp`` is refused here, never overflows a float)."""
+    exp = int(claims["exp"])
+    iat = claims.get("iat")
+    from_now = exp - int(time.time()) > int(policy.max_lifetime_s + policy.leeway_s)
+    if from_now or (iat is not None and exp - int(iat) > int(policy.max_lifetime_s)):
+        raise TokenRejected(Reason.LIFETIME_TOO_LONG, _message(Reason.LIFETIME_TOO_LONG))
 
 
 def _tiers(claims: Mapping[str, Any], known: frozenset[str]) -> frozenset[str]:
@@ -132,6 +148,7 @@ def _message(reason: Reason) -> str:
         Reason.WRONG_AUDIENCE: "the token is for another audience",
         Reason.WRONG_ISSUER: "the token is from another issuer",
         Reason.MISSING_CLAIM: "the token lacks a required claim",
+        Reason.LIFETIME_TOO_LONG: "the token lives longer than this server accepts",
     }.get(reason, "the token is malformed")
 
 
@@ -147,13 +164,16 @@ class Verifier:
         known_tiers: frozenset[str],
         leeway_s: float = 30.0,
         ttl_s: float = 300.0,
+        max_lifetime_s: float = DEFAULT_MAX_LIFETIME_S,
     ) -> None:
         self.keys = (
             jwks_source
             if isinstance(jwks_source, JwksCache)
             else JwksCache(jwks_source, ttl_s=ttl_s)
         )
-        self.policy = TokenPolicy(issuer, audience, frozenset(known_tiers), leeway_s)
+        self.policy = TokenPolicy(
+            issuer, audience, frozenset(known_tiers), leeway_s, max_lifetime_s
+        )
 
     async def verify(self, token: str) -> Identity:
         kid = token_kid(token)  # judged before any fetch: junk never costs a JWKS request

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import httpx
@@ -15,19 +16,69 @@ TURN_TIMEOUT_S = 180.0
 
 
 class AskError(RuntimeError):
-    """The chat server refused the turn before streaming (status + body)."""
+    """A one-line reason the command could not do its work: a server that could not be
+    reached (bad URL, connection refused, timeout), refused the request, or named no such
+    scenario."""
+
+
+@contextmanager
+def reaching(what: str, url: str) -> Iterator[None]:
+    """Turns the HTTP client's failures to reach ``url`` into an ``AskError`` of one line."""
+    try:
+        yield
+    except httpx.UnsupportedProtocol as exc:
+        raise AskError(f"{what} URL {url!r} is not a usable http:// or https:// URL") from exc
+    except httpx.InvalidURL as exc:
+        raise AskError(f"{what} URL {url!r} is not a valid URL: {exc}") from exc
+    except httpx.TimeoutException as exc:
+        raise AskError(f"{what} at {url} did not answer in time ({type(exc).__name__})") from exc
+    except (httpx.HTTPError, OSError) as exc:
+        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise AskError(f"cannot reach the {what} at {url}: {reason}") from exc
 
 
 def mint_token(mcp_origin: str, *, tier: str, sub: str = "dev-user") -> str:
-    response = httpx.post(
-        f"{mcp_origin}/dev/tokens", json={"sub": sub, "tiers": [tier]}, timeout=10
-    )
+    with reaching("stub MCP server", mcp_origin):
+        response = httpx.post(
+            f"{mcp_origin}/dev/tokens", json={"sub": sub, "tiers": [tier]}, timeout=10
+        )
     if response.status_code != 200:
         raise AskError(f"token endpoint answered {response.status_code}: {response.text[:200]}")
-    token = response.json().get("token")
+    try:
+        token = response.json().get("token")
+    except ValueError as exc:
+        raise AskError(
+            f"{mcp_origin}/dev/tokens answered no JSON: is it a stub MCP server?"
+        ) from exc
     if not isinstance(token, str):
         raise AskError("token endpoint answered without a token")
     return token
+
+
+def check_scenario(mcp_url: str, scenario: str, token: str) -> None:
+    """Asks the stub whether it knows ``scenario``; an ``AskError`` of one line if not.
+
+    The stub answers 400 ``unknown_scenario`` to any MCP request naming a scenario it has
+    no file for (the product does not know the stub's scenarios; ``beacon stub-mcp --help``
+    lists them).
+    """
+    headers = {
+        "Authorization": f"Bearer {token}",
+        SCENARIO_HEADER: scenario,
+        "Accept": "application/json",
+    }
+    with reaching("stub MCP server", mcp_url):
+        response = httpx.get(mcp_url, headers=headers, timeout=10)
+    try:
+        unknown = response.status_code == 400 and (
+            response.json().get("error") == "unknown_scenario"
+        )
+    except ValueError:
+        unknown = False
+    if unknown:
+        raise AskError(
+            f"unknown scenario {scenario!r} (`beacon stub-mcp --help` lists the scenarios)"
+        )
 
 
 def run_turn(
@@ -42,15 +93,19 @@ def run_turn(
     if scenario:
         headers[SCENARIO_HEADER] = scenario
     events: list[SseEvent] = []
-    with httpx.stream(
-        "POST",
-        f"{chat_url}/v1/turns",
-        json=body,
-        headers=headers,
-        timeout=httpx.Timeout(TURN_TIMEOUT_S, connect=5.0),
-    ) as response:
+    with (
+        reaching("chat server", chat_url),
+        httpx.stream(
+            "POST",
+            f"{chat_url}/v1/turns",
+            json=body,
+            headers=headers,
+            timeout=httpx.Timeout(TURN_TIMEOUT_S, connect=5.0),
+        ) as response,
+    ):
         if response.status_code != 200:
-            raise AskError(f"HTTP {response.status_code}: {response.read().decode()[:500]}")
+            text = " ".join(response.read().decode(errors="replace").split())
+            raise AskError(f"the chat server answered HTTP {response.status_code}: {text[:300]}")
         for event in parse_sse(response.iter_lines()):
             events.append(event)
             if on_event is not None:
@@ -71,3 +126,11 @@ def describe(event: SseEvent) -> str:
 
 def final_answer(events: list[SseEvent]) -> str:
     return "".join(e.json()["text"] for e in events if e.event == "delta")
+
+
+def turn_error(events: list[SseEvent]) -> str:
+    """Why a turn ended without ``done``, in one line."""
+    if not events or events[-1].event != "error":
+        return "the stream ended without a terminal frame"
+    data = events[-1].json()
+    return f"error {data.get('code', '?')}: {data.get('message', '')}"

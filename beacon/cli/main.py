@@ -13,12 +13,22 @@ import os
 import sys
 from collections.abc import Callable, Iterable
 from importlib.metadata import EntryPoint, entry_points
-from typing import Annotated, cast
+from typing import Annotated, Literal, cast, get_args
 
 import typer
+from rich.console import Console
 
-from beacon.cli.ask import AskError, describe, final_answer, mint_token, run_turn
+from beacon.cli.ask import (
+    AskError,
+    check_scenario,
+    describe,
+    final_answer,
+    mint_token,
+    run_turn,
+    turn_error,
+)
 from beacon.cli.up import DevStack, UpError, print_urls, serve_until_signal
+from beacon.wire.sse import SseEvent
 
 COMMAND_GROUP = "beacon.commands"
 # `up` and `demo` start the stub servers as `beacon stub-mcp` / `beacon stub-llm` processes.
@@ -36,7 +46,14 @@ DEMO_QUESTIONS = (
     "List all panoramas in Harbor Tower",
     "Photos of missing hard hats in Harbor Tower",
 )
-ScenarioOpt = Annotated[str, typer.Option(help="stub scenario for this process (kebab-case)")]
+ScenarioOpt = Annotated[
+    str,
+    typer.Option(help="stub scenario for this process (`beacon stub-mcp --help` lists them)"),
+]
+# The licence tiers (beacon.policy.capabilities.TIERS; a unit test holds them equal).
+Tier = Literal["essentials", "professional", "enterprise", "enterprise_ai"]
+TIER_NAMES: tuple[str, ...] = get_args(Tier)
+TierOpt = Annotated[Tier, typer.Option(help="the licence tier the token carries")]
 
 
 @app.command()
@@ -49,10 +66,13 @@ def up(
     stack = DevStack(scenario, chat_port)
     try:
         stack.start()
-    except UpError as exc:
+    except (UpError, OSError) as exc:
         stack.shutdown()
         typer.echo(f"beacon up failed: {exc}", err=True)
         raise typer.Exit(1) from exc
+    except KeyboardInterrupt:
+        stack.shutdown()
+        raise typer.Exit(130) from None
     print_urls(stack.urls)
     print("ready", flush=True)
     raise typer.Exit(serve_until_signal(stack))
@@ -71,7 +91,17 @@ def serve(port: Annotated[int, typer.Option()], host: str = "127.0.0.1") -> None
     except SettingsError as exc:
         typer.echo(f"beacon serve: {exc}", err=True)
         raise typer.Exit(2) from exc
-    uvicorn.run(create_app(settings), host=host, port=port, log_level="warning")
+    uvicorn.run(
+        create_app(settings),
+        host=host,
+        port=port,
+        log_level="warning",
+        # h11, not httptools: h11 refuses a request head (line and headers) over
+        # its cap, where httptools took a 60 MB header whole. The body's cap is
+        # the app's (beacon/server/guard.py), checked before the body is read.
+        http="h11",
+        h11_max_incomplete_event_size=settings.max_header_bytes,
+    )
 
 
 def _mcp_origin(mcp: str | None) -> str:
@@ -86,25 +116,41 @@ def _mcp_origin(mcp: str | None) -> str:
 
 @app.command()
 def token(
-    tier: Annotated[str, typer.Option()] = "enterprise_ai",
+    tier: TierOpt = "enterprise_ai",
     sub: str = "dev-user",
     mcp: str | None = None,
 ) -> None:
-    """Print a dev token minted by the stub MCP server."""
+    """Print a dev token minted by the stub MCP server (valid for one hour)."""
     try:
         typer.echo(mint_token(_mcp_origin(mcp), tier=tier, sub=sub))
-    except (AskError, OSError) as exc:
+    except AskError as exc:
         typer.echo(f"beacon token: {exc}", err=True)
         raise typer.Exit(1) from exc
 
 
 def _ask_and_print(chat: str, question: str, bearer: str, mode: str, scenario: str | None) -> bool:
+    """One turn, its frames as they arrive, then the question and its answer (or its error)."""
     body = {"mode": mode, "message": question}
-    events = run_turn(
-        chat, body, token=bearer, scenario=scenario, on_event=lambda e: typer.echo(describe(e))
-    )
-    typer.echo(f"\nanswer: {final_answer(events)}\n")
-    return bool(events) and events[-1].event == "done"
+    console = Console(highlight=False, soft_wrap=True)
+    if not console.is_terminal:  # piped or captured: the frames as plain lines
+        events = run_turn(
+            chat, body, token=bearer, scenario=scenario, on_event=lambda e: typer.echo(describe(e))
+        )
+    else:  # a terminal: a spinner below the frames says what the turn is waiting for
+        with console.status(f"asking: {question}") as status:
+
+            def show(event: SseEvent) -> None:
+                console.print(describe(event), markup=False)
+                status.update(f"asking: {question} (last frame: {event.event})")
+
+            events = run_turn(chat, body, token=bearer, scenario=scenario, on_event=show)
+    ok = bool(events) and events[-1].event == "done"
+    typer.echo(f"\nquestion: {question}")
+    if ok:
+        typer.echo(f"answer: {final_answer(events)}\n")
+    else:
+        typer.echo(f"answer: none: {turn_error(events)}\n")
+    return ok
 
 
 @app.command()
@@ -113,8 +159,13 @@ def ask(
     chat: str | None = None,
     mcp: str | None = None,
     bearer: Annotated[str | None, typer.Option("--token")] = None,
-    mode: str = "single",
-    scenario: str | None = None,
+    mode: Annotated[
+        Literal["single", "chat"], typer.Option(help="chat keeps a transcript")
+    ] = "single",
+    scenario: Annotated[
+        str | None,
+        typer.Option(help="a stub scenario for this turn (`beacon stub-mcp --help` lists them)"),
+    ] = None,
 ) -> None:
     """Run one turn over HTTP and print its frames and the final answer."""
     chat_url = chat or os.environ.get("BEACON_CHAT_URL")
@@ -124,9 +175,12 @@ def ask(
         )
         raise typer.Exit(2)
     try:
+        mcp_url = mcp or os.environ.get("BEACON_MCP_URL")
         bearer = bearer or mint_token(_mcp_origin(mcp), tier="enterprise_ai")
+        if scenario and mcp_url:
+            check_scenario(mcp_url, scenario, bearer)
         ok = _ask_and_print(chat_url, question, bearer, mode, scenario)
-    except (AskError, OSError) as exc:
+    except AskError as exc:
         typer.echo(f"beacon ask: {exc}", err=True)
         raise typer.Exit(1) from exc
     raise typer.Exit(0 if ok else 1)
@@ -140,6 +194,8 @@ def demo(scenario: ScenarioOpt = "default") -> None:
     """
     _require_stub_commands("demo")
     stack = DevStack(scenario)
+    # Every process the demo started is stopped on every way out but one: serving on.
+    serving = False
     try:
         stack.start()
         print_urls(stack.urls)
@@ -147,15 +203,27 @@ def demo(scenario: ScenarioOpt = "default") -> None:
         results = [
             _ask_and_print(stack.urls.chat, q, bearer, "single", None) for q in DEMO_QUESTIONS
         ]
+        typer.echo(f"panel: {stack.urls.chat}/panel/?token={bearer}")
+        if os.environ.get("DEMO_ONCE") == "1":
+            failed = results.count(False)
+            if failed:
+                typer.echo(f"beacon demo: {failed} of {len(results)} turns failed", err=True)
+            raise typer.Exit(0 if not failed else 1)
+        print("ready (Ctrl-C stops)", flush=True)
+        serving = True
     except (UpError, AskError, OSError) as exc:
-        stack.shutdown()
         typer.echo(f"beacon demo failed: {exc}", err=True)
         raise typer.Exit(1) from exc
-    typer.echo(f"panel: {stack.urls.chat}/panel/?token={bearer}")
-    if os.environ.get("DEMO_ONCE") == "1":
-        stack.shutdown()
-        raise typer.Exit(0 if all(results) else 1)
-    print("ready (Ctrl-C stops)", flush=True)
+    except KeyboardInterrupt:
+        raise typer.Exit(130) from None
+    except typer.Exit:
+        raise
+    except Exception as exc:  # a turn that broke in an unforeseen way: one line, no trace
+        typer.echo(f"beacon demo failed: {type(exc).__name__}: {exc}", err=True)
+        raise typer.Exit(1) from exc
+    finally:
+        if not serving:
+            stack.shutdown()
     raise typer.Exit(serve_until_signal(stack))
 
 

@@ -22,6 +22,7 @@ from beacon.store.crypto import new_key_slot
 
 HOST = "127.0.0.1"
 READY_DEADLINE_S = 45.0
+CHILDREN = ("stub-mcp", "stub-llm", "serve")
 
 
 class UpError(RuntimeError):
@@ -58,7 +59,11 @@ def wait_healthy(url: str, proc: subprocess.Popen[bytes], stop: threading.Event)
     try:
         while not deadline.is_set() and not stop.is_set():
             if proc.poll() is not None:
-                raise UpError(f"{url}: the process exited with {proc.returncode}")
+                args = proc.args if isinstance(proc.args, list) else [proc.args]
+                name = next((str(a) for a in args if str(a) in CHILDREN), str(args[0]))
+                raise UpError(
+                    f"`beacon {name}` exited with {proc.returncode} before {url} answered"
+                )
             try:
                 if httpx.get(url, timeout=1.0).status_code == 200:
                     return
@@ -106,6 +111,8 @@ class DevStack:
             "BEACON_JWKS": f"{self.urls.mcp_origin}/.well-known/jwks.json",
             "BEACON_DB": str(Path(self._data.name) / "beacon.sqlite3"),
             "BEACON_KEYS": os.environ.get("BEACON_KEYS") or new_key_slot("dev1"),
+            # A development stack: turns may pick a stub scenario (X-Beacon-Scenario).
+            "BEACON_SCENARIOS": "allow",
         }
 
     def any_exited(self) -> bool:

@@ -7,6 +7,7 @@ panel gets citations and the graded count.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,6 +20,7 @@ from beacon.adjudication import (
     PageShape,
     PageSummary,
     absence_cause,
+    fingerprint,
     grade_accounting,
     is_in_band_failure,
     promote_complete,
@@ -52,6 +54,8 @@ FACET_FIELDS = (
     "date",
 )
 FACET_ROWS = 500
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,6 +145,10 @@ def adjudicate(
     """
     result = outcome.result
     failed = is_in_band_failure(outcome.tool, result, transport_status=outcome.transport_status)
+    if failed:  # diagnosed by its shape (block count, types, _meta keys), never its content
+        log.warning(
+            "%s failed (status %d): %s", outcome.tool, outcome.transport_status, fingerprint(result)
+        )
     acct = None if failed else read_accounting(result)
     emptiness: Emptiness = "unknown" if failed else result_emptiness(outcome.tool, result)
     facts = CallFacts(

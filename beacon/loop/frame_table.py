@@ -2,7 +2,9 @@
 
 The emitter consults this table for every frame, so an illegal ordering
 raises inside the process and never reaches a client. Illegal rows that
-clients or models have produced elsewhere carry their own names.
+clients or models have produced elsewhere carry their own names. A stream that
+closes before its terminal is the client's to name: `unterminated` in the
+panel's state table (beacon/panel/states.js).
 """
 
 from __future__ import annotations
@@ -70,7 +72,7 @@ NAMED_ILLEGAL: dict[tuple[TurnState, str], str] = {
     (T.STARTED, "start"): "duplicate-start",
     (T.GATHERING, "start"): "duplicate-start-while-gathering",
     (T.STARTED, "delta"): "delta-before-references",
-    (T.GATHERING, "delta"): "delta-before-references",
+    (T.GATHERING, "delta"): "delta-while-gathering",
     (T.STARTED, "done"): "done-without-references",
     (T.GATHERING, "done"): "done-while-gathering",
     (T.REFERENCED, "plan"): "plan-after-references",
@@ -83,8 +85,6 @@ NAMED_ILLEGAL: dict[tuple[TurnState, str], str] = {
     (T.TERMINATED, "delta"): "delta-after-terminal",
     (T.TERMINATED, "heartbeat"): "heartbeat-after-terminal",
 }
-# A stream that closes outside TERMINATED is `unterminated` (checked at close).
-UNTERMINATED = "unterminated"
 
 
 def _row(row_id: str, state: TurnState, event: str, target: TurnState, legal: bool) -> FrameRow:
@@ -103,8 +103,3 @@ _INDEX = {(row.source, row.event): row for row in FRAME_TABLE}
 
 def frame_step(state: TurnState, event: str) -> FrameRow:
     return _INDEX[(state, event)]
-
-
-def may_close(state: TurnState) -> bool:
-    """A stream may end only after its one terminal."""
-    return state is TurnState.TERMINATED

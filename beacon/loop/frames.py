@@ -10,17 +10,21 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from beacon.loop.errors import LoopError
 from beacon.loop.frame_table import TurnState, frame_step
 from beacon.wire import frames as wire
 
 _MODELS = wire.FRAME_MODELS
 
 
-class FrameOrderError(RuntimeError):
-    """The frame table refuses this frame in the turn's current state."""
+class FrameOrderError(LoopError):
+    """The frame table refuses this frame in the turn's current state: a bug in
+    Beacon, so the turn ends as ``internal``; the message names only the row."""
+
+    code = "internal"
 
     def __init__(self, row_id: str) -> None:
-        super().__init__(row_id)
+        super().__init__(f"the turn failed inside Beacon: the frame table refused {row_id}")
         self.row_id = row_id
 
 

@@ -51,8 +51,8 @@ AGGREGATE: Copy = {
 }
 SHOWN: Copy = {
     "en": "These {slot} are shown as cards.",
-    "ko": "카드로 표시된 것은 {slot}개입니다.",
-    "ja": "カードに表示しているのは{slot}件です。",
+    "ko": "이 {slot}개가 카드로 표시됩니다.",
+    "ja": "これら{slot}件をカードに表示しています。",
     "de": "Diese {slot} werden als Karten gezeigt.",
     "es": "Estos {slot} se muestran como tarjetas.",
 }

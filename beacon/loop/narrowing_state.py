@@ -15,7 +15,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from beacon.adjudication import GateEvent, GateState, Grade, gate_step
+from beacon.adjudication import GateEvent, GateState, Grade, apply_scope, gate_step
+from beacon.adjudication.narrowing import offerable_axes
 from beacon.loop.copy import (
     AXIS_NAMES,
     AXIS_OR,
@@ -53,7 +54,6 @@ class Narrowing:
     arguments: dict[str, Any] = field(default_factory=dict)
     scope: dict[str, Any] = field(default_factory=dict)
     options: list[dict[str, Any]] = field(default_factory=list)
-    released: bool = False
 
     def step(self, event: GateEvent) -> None:
         row = gate_step(self.state, event)
@@ -105,7 +105,7 @@ def scoped_arguments(tool: str, arguments: dict[str, Any], narrowing: Narrowing)
         return arguments
     spec = tool_spec(tool)
     keys = spec.scope_keys if spec is not None else ()
-    return {**arguments, **{k: v for k, v in narrowing.scope.items() if k in keys}}
+    return apply_scope(arguments, {k: v for k, v in narrowing.scope.items() if k in keys})
 
 
 def _axes(tool: str) -> tuple[FilterAxis, ...]:
@@ -169,13 +169,10 @@ def _tallies(
     else:
         rows, readers = records, _FROM_RECORD
     tallies: dict[str, Counter[Value]] = {}
-    for axis in _axes(evidence.tool):
-        reader = readers.get(axis.name)
-        if reader is None:
-            continue
-        found = Counter(v for row in rows if (v := reader(row)) is not None)
+    for axis in offerable_axes(evidence.tool, tuple(readers)):
+        found = Counter(v for row in rows if (v := readers[axis](row)) is not None)
         if found:
-            tallies[axis.name] = found
+            tallies[axis] = found
     return len(rows), tallies
 
 

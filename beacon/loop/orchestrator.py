@@ -134,11 +134,11 @@ class Turn:
             await self._flush_audit()
             # Errors raised inside the MCP session's task group arrive wrapped.
             known = _known_error(exc)
-            if known is None:
+            code = getattr(known, "code", "turn_failed") if known is not None else "internal"
+            if code == "internal":
+                # Beacon's own fault (an illegal frame order among them): keep the traceback.
                 log.exception("turn %s failed", state.turn_id)
-                self._fail("internal", "the turn failed inside Beacon")
-            else:
-                self._fail(getattr(known, "code", "turn_failed"), str(known))
+            self._fail(code, str(known) if known is not None else "the turn failed inside Beacon")
 
     async def _flush_audit(self) -> None:
         state = self.state

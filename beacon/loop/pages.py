@@ -17,7 +17,9 @@ a page in hand), the turn's ``grade``, ``has_more`` and ``total``, the turn's
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 from beacon.adjudication import Anomaly, Grade, PageSummary, StitchResult, stitch_pages
@@ -26,6 +28,9 @@ from beacon.adjudication.stitch import DEFAULT_PAGE_CAP, summarize
 from beacon.loop.citations import pack_card, unpack_card
 from beacon.loop.copy import FAILURE, PAGE_CAP, STITCH_DISCARDED, say
 from beacon.loop.evidence import Evidence, adjudicate, count_entry
+from beacon.policy.audit import audit_row
+from beacon.policy.notices import denial_notice
+from beacon.policy.pep import Decision, decide
 from beacon.upstream.mcp_client import McpUpstream
 from beacon.wire.frames import CountEntry, MoreNotice, MoreReply
 
@@ -49,6 +54,29 @@ def page_record(evidence: Evidence, *, locale: str) -> dict[str, Any]:
         "total": entry.total,
         "locale": locale,
     }
+
+
+@dataclass(frozen=True, slots=True)
+class PagePermission:
+    """The PEP's verdict on one load-more, its audit row, and the denial copy."""
+
+    decision: Decision
+    audit: dict[str, Any]
+    denial: str
+
+
+def decide_page(
+    record: dict[str, Any], tiers: Iterable[object], *, turn_id: str, sub: str
+) -> PagePermission:
+    """May the caller, as its token stands *now*, see another page of this source?
+
+    Asked before every page, the cards of a page already in hand included: the
+    turn's verdict was for the token the turn ran with, and a downgraded token
+    must get a denial, not the cards it can no longer see.
+    """
+    decision = decide(record["tool"], tiers, capability_hint=None)
+    row = audit_row(decision, turn_id=turn_id, sub=sub, at=datetime.now(UTC)).as_record()
+    return PagePermission(decision, row, denial_notice(decision.capability, _locale(record)))
 
 
 @dataclass(frozen=True, slots=True)

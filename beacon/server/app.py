@@ -16,44 +16,96 @@ from typing import Annotated, Any
 
 import anyio
 import httpx
-from fastapi import FastAPI, Header, Query, Request
+from fastapi import FastAPI, Header, Query, Request, Security
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, RedirectResponse, Response, StreamingResponse
+from fastapi.security import HTTPBearer
 from fastapi.staticfiles import StaticFiles
 
 from beacon import __version__
-from beacon.auth.errors import AuthError
-from beacon.auth.verify import Identity, Verifier
+from beacon.auth.verify import Identity, Verifier, bearer_token
 from beacon.llm.client import LlmConfig
 from beacon.loop.frames import Frame, terminal_error
 from beacon.loop.orchestrator import Turn, TurnDeps, new_turn_id
-from beacon.loop.pages import fetch_more, has_more, serve_pending
+from beacon.loop.pages import decide_page, fetch_more, has_more, serve_pending
 from beacon.policy.capabilities import TIERS
-from beacon.policy.pep import decide
+from beacon.server.guard import (
+    EdgeLimits,
+    RequestGuard,
+    invalid_request,
+    unforeseen,
+    verified_identity,
+)
 from beacon.server.hub import LiveTurn, TurnHub
 from beacon.server.settings import Settings
+from beacon.server.slots import SlotLocks
 from beacon.server.writer import FrameWriter
 from beacon.store.turns import SessionNotOwned, TurnStore
 from beacon.upstream.errors import UpstreamError
 from beacon.upstream.mcp_client import connect
 from beacon.wire.frames import MoreReply
-from beacon.wire.headers import SCENARIO_HEADER
-from beacon.wire.turns import FeedbackRequest, MoreRequest, TurnRequest
+from beacon.wire.headers import SCENARIO_HEADER, TURN_HEADER
+from beacon.wire.turns import (
+    LAST_EVENT_ID_PATTERN,
+    MAX_SEQ,
+    FeedbackRequest,
+    MoreRequest,
+    TurnRequest,
+)
 
-# A stub scenario name (kebab-case); anything else is a documented 422.
+# A stub scenario name (kebab-case); anything else is a documented 422. Refused
+# (400) by a server that does not allow scenarios (``BEACON_SCENARIOS``).
 ScenarioHeader = Annotated[
     str | None,
     Header(alias=SCENARIO_HEADER, pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$", max_length=64),
 ]
+# The session a chat turn belongs to, beside the turn's id (``X-Beacon-Turn``) on the
+# stream's response: a client, or a fuzzer following the links, has both before a frame.
+SESSION_HEADER = "X-Beacon-Session"
+# The bearer, for the schema: the request guard verifies it before any route runs.
+_bearer = HTTPBearer(auto_error=False, scheme_name="bearer", description="RS256 JWT")
+_AUTH = [Security(_bearer)]
 _JSON: dict[str, Any] = {"application/json": {}}
 _ERRORS: dict[int | str, dict[str, Any]] = {
-    400: {"description": "The body could not be read (not UTF-8 JSON)", "content": _JSON},
+    400: {
+        "description": "The body is not UTF-8, or a scenario was sent to a server that allows none",
+        "content": _JSON,
+    },
     401: {"description": "Missing or rejected bearer", "content": _JSON},
+    403: {"description": "The caller's token no longer grants this source", "content": _JSON},
     404: {"description": "No such turn or session for this caller", "content": _JSON},
     409: {"description": "No further page", "content": _JSON},
+    413: {"description": "The body is over the size cap", "content": _JSON},
     502: {"description": "The upstream failed", "content": _JSON},
     503: {"description": "The key set cannot be fetched", "content": _JSON},
 }
+_STRING = {"schema": {"type": "string"}}
+_TURN_LINK = {"turn_id": f"$response.header.{TURN_HEADER}"}
 _SSE: dict[int | str, dict[str, Any]] = {200: {"content": {"text/event-stream": {}}}}
+_STARTED: dict[int | str, dict[str, Any]] = {
+    200: {
+        "content": {"text/event-stream": {}},
+        "headers": {
+            TURN_HEADER: {"description": "the turn's id", "required": True, **_STRING},
+            SESSION_HEADER: {"description": "the chat session's id (chat mode)", **_STRING},
+        },
+        # The stateful phase of a fuzzer follows these, so the ids it sends are real.
+        "links": {
+            "Events": {"operationId": "turn_events", "parameters": _TURN_LINK},
+            # "c1": the first counted source, when the turn has one (else a 409).
+            "More": {
+                "operationId": "load_more",
+                "parameters": _TURN_LINK,
+                "requestBody": {"slot": "c1"},
+            },
+            "Feedback": {"operationId": "feedback", "parameters": _TURN_LINK},
+            "Session": {
+                "operationId": "get_session",
+                "parameters": {"session_id": f"$response.header.{SESSION_HEADER}"},
+            },
+        },
+    }
+}
 _STREAM_HEADERS = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
 
 
@@ -74,6 +126,24 @@ def _not_found(what: str) -> JSONResponse:
     return _error(404, f"{what}_not_found", f"no such {what}")
 
 
+def _headers_not_nullable(document: dict[str, Any]) -> dict[str, Any]:
+    """An optional header is absent or a string; never JSON ``null`` (which a client
+    can only send as the four letters "null"). FastAPI publishes ``str | None`` as
+    "string or null"; a fuzzer then sends ``Last-Event-ID: null`` and calls the
+    422 a rejected valid request."""
+    for path in document.get("paths", {}).values():
+        for operation in path.values():
+            for parameter in operation.get("parameters", []):
+                options = parameter.get("schema", {}).get("anyOf")
+                if parameter.get("in") != "header" or not options:
+                    continue
+                kept = [o for o in options if o.get("type") != "null"]
+                if len(kept) == 1:
+                    title = parameter["schema"].get("title")
+                    parameter["schema"] = {**kept[0], **({"title": title} if title else {})}
+    return document
+
+
 def create_app(settings: Settings) -> FastAPI:
     store = TurnStore(settings.db_path, settings.keyring)
     verifier = Verifier(
@@ -81,8 +151,11 @@ def create_app(settings: Settings) -> FastAPI:
         issuer=settings.jwt_issuer,
         audience=settings.jwt_audience,
         known_tiers=frozenset(TIERS),
+        max_lifetime_s=settings.token_max_lifetime_s,
     )
     hub = TurnHub()
+    # One load-more per (turn, slot) at a time: concurrent calls get the next page.
+    slot_locks = SlotLocks()
     writer = FrameWriter(store)
     state: dict[str, httpx.AsyncClient] = {}
 
@@ -106,21 +179,29 @@ def create_app(settings: Settings) -> FastAPI:
             store.close()
 
     app = FastAPI(title="Beacon chat server", version=__version__, lifespan=lifespan)
+    # Limits and the bearer before any body is read (beacon/server/guard.py); what
+    # FastAPI would answer with the input echoed, or fail on, is answered without it.
+    limits = EdgeLimits(settings.max_body_bytes, settings.scenarios_allowed)
+    app.add_middleware(RequestGuard, verifier=verifier, limits=limits)
+    app.add_exception_handler(RequestValidationError, invalid_request)
+    app.add_exception_handler(Exception, unforeseen)
 
-    async def identify(authorization: str | None) -> Identity | JSONResponse:
-        try:
-            return await verifier.verify_header(authorization)
-        except AuthError as exc:
-            response = JSONResponse(exc.to_body(), status_code=exc.http_status)
-            if exc.http_status == 401:
-                response.headers["WWW-Authenticate"] = "Bearer"
-            return response
+    publish_schema = app.openapi
 
-    async def owned_turn(authorization: str | None, turn_id: str) -> Identity | JSONResponse:
+    def openapi() -> dict[str, Any]:
+        return _headers_not_nullable(publish_schema())
+
+    app.openapi = openapi  # type: ignore[method-assign]
+
+    def identify(request: Request) -> Identity:
+        return verified_identity(request.scope)
+
+    def bearer_of(request: Request) -> str:
+        return bearer_token(request.headers.get("authorization"))
+
+    async def owned_turn(request: Request, turn_id: str) -> Identity | JSONResponse:
         """The caller, if the stored turn is theirs; else the same 404 as a missing one."""
-        identity = await identify(authorization)
-        if isinstance(identity, JSONResponse):
-            return identity
+        identity = identify(request)
         record = await anyio.to_thread.run_sync(store.turn, turn_id)
         if record is None or record.owner != identity.sub:
             return _not_found("turn")
@@ -129,25 +210,39 @@ def create_app(settings: Settings) -> FastAPI:
     def persist(turn_id: str, frames: Sequence[Frame]) -> asyncio.Future[None]:
         return writer.submit(turn_id, frames)
 
-    def stream(chunks: AsyncIterator[bytes]) -> StreamingResponse:
-        return StreamingResponse(chunks, media_type="text/event-stream", headers=_STREAM_HEADERS)
+    def stream(
+        chunks: AsyncIterator[bytes], headers: dict[str, str] | None = None
+    ) -> StreamingResponse:
+        return StreamingResponse(
+            chunks, media_type="text/event-stream", headers={**_STREAM_HEADERS, **(headers or {})}
+        )
 
     @app.get("/healthz")
     async def healthz() -> dict[str, Any]:
         return {"ok": True, "version": __version__}
 
-    @app.post("/v1/turns", response_class=StreamingResponse, responses={**_SSE, **_ERRORS})
+    @app.post(
+        "/v1/turns",
+        operation_id="start_turn",
+        response_class=StreamingResponse,
+        responses={**_STARTED, **_ERRORS},
+        dependencies=_AUTH,
+    )
     async def post_turn(
-        body: TurnRequest,
-        authorization: Annotated[str | None, Header()] = None,
-        x_beacon_scenario: ScenarioHeader = None,
+        request: Request, body: TurnRequest, x_beacon_scenario: ScenarioHeader = None
     ) -> Any:
-        identity = await identify(authorization)
-        if isinstance(identity, JSONResponse):
-            return identity
+        identity = identify(request)
         session_id = None
         if body.mode == "chat":
-            session_id = body.session_id or f"s_{new_turn_id()[2:]}"
+            if body.session_id is None:
+                session_id = f"s_{new_turn_id()[2:]}"
+            else:
+                # Session ids are the server's: one nobody started is as unknown as
+                # another user's, so no client can plant or claim a name.
+                owner = await anyio.to_thread.run_sync(store.session_owner, body.session_id)
+                if owner != identity.sub:
+                    return _not_found("session")
+                session_id = body.session_id
         turn_id = new_turn_id()
         try:
             store.open_turn(turn_id, owner=identity.sub, session_id=session_id, mode=body.mode)
@@ -168,11 +263,10 @@ def create_app(settings: Settings) -> FastAPI:
             answer_deadline_s=settings.answer_deadline_s,
             heartbeat_s=settings.heartbeat_s,
         )
-        bearer = (authorization or "").partition(" ")[2].strip()
         turn = Turn(
             body,
             identity=identity,
-            bearer=bearer,
+            bearer=bearer_of(request),
             scenario=x_beacon_scenario,
             deps=deps,
             turn_id=turn_id,
@@ -185,23 +279,26 @@ def create_app(settings: Settings) -> FastAPI:
             lambda frames: persist(turn_id, frames),
             lambda seq: terminal_error(turn_id, seq, "save_failed", "the turn could not be saved"),
         )
-        return stream(live.follow(0))
+        ids = {TURN_HEADER: turn_id} | ({SESSION_HEADER: session_id} if session_id else {})
+        return stream(live.follow(0), ids)
 
     @app.get(
         "/v1/turns/{turn_id}/events",
+        operation_id="turn_events",
         response_class=StreamingResponse,
         responses={**_SSE, **_ERRORS},
+        dependencies=_AUTH,
     )
     async def turn_events(
+        request: Request,
         turn_id: str,
-        after: Annotated[int, Query(ge=0)] = 0,
-        authorization: Annotated[str | None, Header()] = None,
-        last_event_id: Annotated[str | None, Header()] = None,
+        after: Annotated[int, Query(ge=0, le=MAX_SEQ)] = 0,
+        last_event_id: Annotated[
+            str | None, Header(pattern=LAST_EVENT_ID_PATTERN, max_length=9)
+        ] = None,
     ) -> Any:
-        identity = await identify(authorization)
-        if isinstance(identity, JSONResponse):
-            return identity
-        if last_event_id is not None and last_event_id.isdigit():
+        identity = identify(request)
+        if last_event_id is not None:  # ASCII digits only: "³" is a digit to str.isdigit
             after = max(after, int(last_event_id))
         live = hub.get(turn_id)
         if live is not None:
@@ -223,58 +320,73 @@ def create_app(settings: Settings) -> FastAPI:
 
         return stream(replay())
 
-    @app.post("/v1/turns/{turn_id}/more", response_model=MoreReply, responses=_ERRORS)
+    @app.post(
+        "/v1/turns/{turn_id}/more",
+        operation_id="load_more",
+        response_model=MoreReply,
+        responses=_ERRORS,
+        dependencies=_AUTH,
+    )
     async def more(
+        request: Request,
         turn_id: str,
         body: MoreRequest,
-        authorization: Annotated[str | None, Header()] = None,
         x_beacon_scenario: ScenarioHeader = None,
     ) -> Any:
         """The next page of one counted source of a finished turn (load more): its
-        cards, the slot's new count entry, and a notice when the page was set aside."""
-        identity = await owned_turn(authorization, turn_id)
+        cards, the slot's new count entry, and a notice when the page was set aside.
+        Every page is decided again for the caller's token as it is now; calls on one
+        slot take turns, so each gets the next page and none a page already served."""
+        identity = await owned_turn(request, turn_id)
         if isinstance(identity, JSONResponse):
             return identity
-        pages = await anyio.to_thread.run_sync(store.load_pages, turn_id, body.slot)
-        if pages is None or not has_more(pages):
+        async with slot_locks.hold(turn_id, body.slot):
+            return await next_page(request, identity, turn_id, body.slot, x_beacon_scenario)
+
+    async def next_page(
+        request: Request, identity: Identity, turn_id: str, slot: str, scenario: str | None
+    ) -> Any:
+        pages = await anyio.to_thread.run_sync(store.load_pages, turn_id, slot)
+        if pages is None:
             return _error(409, "no_more", "this source has no further page")
-        served = serve_pending(pages, turn_id=turn_id, slot=body.slot)
+        permission = decide_page(pages, identity.tiers, turn_id=turn_id, sub=identity.sub)
+        await anyio.to_thread.run_sync(store.record_audit, [permission.audit])
+        if not permission.decision.allowed:
+            return _error(403, "denied", permission.denial)
+        if not has_more(pages):
+            return _error(409, "no_more", "this source has no further page")
+        served = serve_pending(pages, turn_id=turn_id, slot=slot)
         if served is not None:
-            await anyio.to_thread.run_sync(store.save_pages, turn_id, body.slot, served[1])
+            await anyio.to_thread.run_sync(store.save_pages, turn_id, slot, served[1])
             return served[0]
-        if not decide(pages["tool"], identity.tiers, capability_hint=None).allowed:
-            return _not_found("turn")
-        bearer = (authorization or "").partition(" ")[2].strip()
         try:
             async with connect(
                 settings.mcp_url,
-                bearer=bearer,
+                bearer=bearer_of(request),
                 turn_id=turn_id,
-                scenario=x_beacon_scenario,
+                scenario=scenario,
                 timeout_s=settings.mcp_timeout_s,
             ) as upstream:
                 reply, updated = await fetch_more(
-                    upstream, pages, turn_id=turn_id, slot=body.slot, sentinel=settings.sentinel
+                    upstream, pages, turn_id=turn_id, slot=slot, sentinel=settings.sentinel
                 )
         except UpstreamError as exc:
             return _error(502, exc.code, str(exc))
-        await anyio.to_thread.run_sync(store.save_pages, turn_id, body.slot, updated)
+        await anyio.to_thread.run_sync(store.save_pages, turn_id, slot, updated)
         return reply
 
     @app.post(
         "/v1/turns/{turn_id}/feedback",
+        operation_id="feedback",
         status_code=204,
         response_class=Response,
         response_model=None,
         responses=_ERRORS,
+        dependencies=_AUTH,
     )
-    async def feedback(
-        turn_id: str,
-        body: FeedbackRequest,
-        authorization: Annotated[str | None, Header()] = None,
-    ) -> Any:
+    async def feedback(request: Request, turn_id: str, body: FeedbackRequest) -> Any:
         """Thumbs up or down on an answer, with an optional comment (sealed at rest)."""
-        identity = await owned_turn(authorization, turn_id)
+        identity = await owned_turn(request, turn_id)
         if isinstance(identity, JSONResponse):
             return identity
         await anyio.to_thread.run_sync(
@@ -284,13 +396,14 @@ def create_app(settings: Settings) -> FastAPI:
         )
         return Response(status_code=204)
 
-    @app.get("/v1/sessions/{session_id}", responses=_ERRORS)
-    async def get_session(
-        session_id: str, authorization: Annotated[str | None, Header()] = None
-    ) -> Any:
-        identity = await identify(authorization)
-        if isinstance(identity, JSONResponse):
-            return identity
+    @app.get(
+        "/v1/sessions/{session_id}",
+        operation_id="get_session",
+        responses=_ERRORS,
+        dependencies=_AUTH,
+    )
+    async def get_session(request: Request, session_id: str) -> Any:
+        identity = identify(request)
         owner = await anyio.to_thread.run_sync(store.session_owner, session_id)
         if owner != identity.sub:
             return _not_found("session")

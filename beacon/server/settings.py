@@ -35,6 +35,15 @@ class Settings:
     keyring: Keyring
     answer_deadline_s: float
     heartbeat_s: float
+    # Limits before work (README "Limits"): a body over the cap is a 413, read no
+    # further; the request head (line and headers) over its cap is refused by h11.
+    max_body_bytes: int = 256 * 1024
+    max_header_bytes: int = 32 * 1024
+    # The longest a bearer may live (exp - iat, and exp - now): a token minted for
+    # a century is a stolen credential waiting to happen.
+    token_max_lifetime_s: float = 24 * 3600.0
+    # `X-Beacon-Scenario` is a development switch: refused (400) unless allowed.
+    scenarios_allowed: bool = False
 
 
 def _seconds(environ: dict[str, str], name: str, default: float) -> float:
@@ -48,6 +57,22 @@ def _seconds(environ: dict[str, str], name: str, default: float) -> float:
     if not 0 < value <= 600:
         raise SettingsError(f"{name} must be in (0, 600], got {raw!r}")
     return value
+
+
+def _bounded_int(environ: dict[str, str], name: str, default: int, low: int, high: int) -> int:
+    raw = environ.get(name)
+    if raw is None:
+        return default
+    if not raw.isascii() or not raw.isdigit() or not low <= int(raw) <= high:
+        raise SettingsError(f"{name} must be a whole number in [{low}, {high}], got {raw!r}")
+    return int(raw)
+
+
+def _scenarios(environ: dict[str, str]) -> bool:
+    raw = environ.get("BEACON_SCENARIOS", "")
+    if raw not in {"", "allow", "deny"}:
+        raise SettingsError(f"BEACON_SCENARIOS must be 'allow' or 'deny', got {raw!r}")
+    return raw == "allow"
 
 
 def settings_from_env(environ: dict[str, str] | None = None) -> Settings:
@@ -75,4 +100,10 @@ def settings_from_env(environ: dict[str, str] | None = None) -> Settings:
         keyring=keyring,
         answer_deadline_s=_seconds(env, "BEACON_ANSWER_DEADLINE_S", 120.0),
         heartbeat_s=_seconds(env, "BEACON_HEARTBEAT_S", 10.0),
+        max_body_bytes=_bounded_int(env, "BEACON_MAX_BODY_BYTES", 256 * 1024, 1024, 64 << 20),
+        max_header_bytes=_bounded_int(env, "BEACON_MAX_HEADER_BYTES", 32 * 1024, 16384, 1 << 20),
+        token_max_lifetime_s=_bounded_int(
+            env, "BEACON_TOKEN_MAX_LIFETIME_S", 24 * 3600, 60, 30 * 24 * 3600
+        ),
+        scenarios_allowed=_scenarios(env),
     )

@@ -10,6 +10,11 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 MAX_MESSAGE_CHARS = 4000
 MAX_NAME_CHARS = 200
 MAX_ID_CHARS = 100
+# A frame's seq, as a client may send it back (``?after=``, ``Last-Event-ID``):
+# at most nine ASCII digits, so it is never out of any integer's range ("³" and
+# "٣" are digits to str.isdigit, not to this pattern).
+MAX_SEQ = 999_999_999
+LAST_EVENT_ID_PATTERN = r"^[0-9]{1,9}$"
 # The host trims its annotation list to this many before sending; a list that
 # arrives at the cap may have been cut, and the answer must say so.
 VIEW_ANNOTATIONS_CAP = 50

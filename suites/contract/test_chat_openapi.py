@@ -1,13 +1,18 @@
 """The chat server keeps its own OpenAPI promises under generated input.
 
 The schemathesis CLI reads `/openapi.json` from the running chat server
-(started by `beacon up`) and sends it generated requests with a real bearer:
-every answer must be a status the schema documents with a body that matches
-it — a bad body or header is a documented 422, never a 500 or a surprise 400.
+(started by `beacon up`) and sends it generated requests with a real bearer,
+with every check it has (status codes, content types, response headers and
+schemas, negative data rejected, positive data accepted, auth not ignored, …),
+in its coverage, fuzzing and stateful phases: a bad body or header is a
+documented 4xx, never a 500 or a surprise. The stateful phase follows the links
+`POST /v1/turns` publishes (the turn's id and session in response headers) to
+the turn's events, load-more, feedback and session, so the ids it sends are real.
 """
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -18,6 +23,7 @@ import pytest
 from harness.stack import Stack
 
 pytestmark = pytest.mark.e2e
+LINKS = ("Events", "More", "Feedback", "Session")
 
 
 def test_every_operation_answers_as_documented(stack: Stack, token: str) -> None:
@@ -29,18 +35,36 @@ def test_every_operation_answers_as_documented(stack: Stack, token: str) -> None
             f"{stack.chat_url}/openapi.json",
             "-H",
             f"Authorization: Bearer {token}",
+            "--checks",
+            "all",
+            "--phases",
+            "coverage,fuzzing,stateful",
             "--max-examples",
-            "10",
+            "25",
             "--seed",
             "7",
             "--no-color",
         ],
         capture_output=True,
         text=True,
-        timeout=300,
+        timeout=600,
         check=False,
     )
-    assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
+    report = done.stdout[-6000:] + done.stderr[-2000:]
+    assert done.returncode == 0, report
+    # The stateful phase ran and followed the turn's links (Session only resolves
+    # for a chat-mode turn, so at least the other three).
+    covered = re.search(r"API Links:\s+(\d+) covered", done.stdout)
+    assert covered is not None and int(covered.group(1)) >= 3, report
+
+
+def test_a_started_turn_links_its_events_more_feedback_and_session(stack: Stack) -> None:
+    document = httpx.get(f"{stack.chat_url}/openapi.json", timeout=10).json()
+    started = document["paths"]["/v1/turns"]["post"]["responses"]["200"]
+    assert set(started["links"]) == set(LINKS)
+    assert {"X-Beacon-Turn", "X-Beacon-Session"} <= set(started["headers"])
+    operations = {op["operationId"] for path in document["paths"].values() for op in path.values()}
+    assert {link["operationId"] for link in started["links"].values()} <= operations
 
 
 def _keys(node: object) -> set[str]:

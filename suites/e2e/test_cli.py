@@ -105,3 +105,57 @@ def test_up_prints_its_urls_then_ready_and_stops_all_three_on_ctrl_c() -> None:
             proc.kill()
             proc.wait(timeout=10)
         proc.stdout.close()
+
+
+def test_demo_stops_every_process_it_started_when_its_turns_fail() -> None:
+    # upstream-401: the stub refuses every bearer, so each demo turn ends in `error`.
+    done = run_beacon("demo", "--scenario", "upstream-401", env={"DEMO_ONCE": "1"})
+    assert done.returncode == 1, done.stdout[-2000:] + done.stderr[-2000:]
+    assert "Traceback" not in done.stdout + done.stderr
+    assert "beacon demo: 3 of 3 turns failed" in done.stderr
+    assert done.stdout.count("answer: none: error upstream_auth") == 3
+    urls = parse_up_lines(done.stdout.splitlines())
+    healths = [
+        f"{urls['chat']}/healthz",
+        urls["mcp"].removesuffix("/mcp") + "/healthz",
+        urls["llm"].removesuffix("/v1") + "/healthz",
+    ]
+    for url in healths:
+        with pytest.raises(httpx.TransportError):
+            httpx.get(url, timeout=2)
+
+
+def test_ask_prints_the_question_above_the_answer(stack: Stack) -> None:
+    question = "List all panoramas in Harbor Tower"
+    done = run_beacon("ask", question, "--chat", stack.chat_url, "--mcp", stack.mcp_url)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    at = lines.index(f"question: {question}")
+    assert lines[at + 1].startswith("answer: ")
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (("token", "--mcp", "http://127.0.0.1:9/mcp"), "beacon token: cannot reach"),
+        (("ask", "hi", "--chat", "http://127.0.0.1:9", "--token", "t"), "beacon ask: cannot reach"),
+        (("ask", "hi", "--chat", "chat.example", "--token", "t"), "not a usable http://"),
+    ],
+)
+def test_unreachable_or_bad_urls_are_one_line_errors(args: tuple[str, ...], says: str) -> None:
+    done = run_beacon(*args)
+    assert done.returncode == 1
+    assert says in done.stderr and len(done.stderr.strip().splitlines()) == 1
+
+
+def test_an_unknown_scenario_is_one_line(stack: Stack) -> None:
+    done = run_beacon(
+        "ask", "hi", "--chat", stack.chat_url, "--mcp", stack.mcp_url, "--scenario", "no-such"
+    )
+    assert done.returncode == 1
+    assert done.stderr.strip() == (
+        "beacon ask: unknown scenario 'no-such' (`beacon stub-mcp --help` lists the scenarios)"
+    )
+    up = run_beacon("up", "--scenario", "no-such")
+    assert up.returncode == 1 and "Traceback" not in up.stderr
+    assert "unknown scenario 'no-such'" in up.stderr

@@ -47,7 +47,30 @@ COMMANDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "gate promote": ((), ()),
     "check-executed": (("--junit", "--root"), ()),
     "audit fan-in": (("--junit", "--root"), ()),
-    "probe": (("--all", "--list", "--scenario"), ("name",)),
+    "probe": (
+        ("--all", "--list", "--llm", "--mcp", "--scenario", "--target", "--token"),
+        ("name",),
+    ),
+    "verify": (
+        (
+            "--baseline",
+            "--check",
+            "--expired-token",
+            "--html",
+            "--json",
+            "--junit",
+            "--jwks",
+            "--leeway",
+            "--mcp",
+            "--other-token",
+            "--out-dir",
+            "--question",
+            "--target",
+            "--token",
+            "--workers",
+        ),
+        (),
+    ),
 }
 GATE_OPTIONS = {
     "observe": {"--root", "--junit", "--bypass"},
@@ -212,7 +235,8 @@ def test_the_stub_harness_and_gates_register_through_entry_points() -> None:
     fresh = typer.Typer()
     assert load_commands(fresh) == sorted(ENTRY_POINTS)
     assert command_names(fresh) == {
-        "stub-mcp", "stub-llm", "sweep", "boundaries", "check-executed", "audit", "probe", "gate",
+        "stub-mcp", "stub-llm", "sweep", "boundaries", "check-executed", "audit", "probe",
+        "verify", "gate",
     }  # fmt: skip
     assert set(STUB_COMMANDS) <= command_names(app)
 

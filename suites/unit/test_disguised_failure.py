@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 import pytest
@@ -9,6 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from beacon.adjudication import Fingerprint, fingerprint, is_in_band_failure, result_emptiness
+from beacon.loop.evidence import adjudicate
+from beacon.upstream.mcp_client import ToolOutcome
 from beacon.wire.accounting import ACCOUNTING_META_KEY
 
 ENVELOPE = {
@@ -233,3 +236,28 @@ def test_a_query_ran_line_clears_even_after_leading_whitespace() -> None:
 
 def test_a_non_result_has_the_empty_fingerprint() -> None:
     assert fingerprint(None) == Fingerprint(0, (), (), (), False)
+
+
+def test_a_failure_adjudicated_in_a_turn_is_logged_by_its_fingerprint_only(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    secret = "Search API error: 502 secret-host.internal"
+    result = text(secret, structuredContent={})
+    outcome = ToolOutcome("search_photos", {"query": "hats"}, result, 200, len(secret))
+    with caplog.at_level(logging.WARNING, logger="beacon.loop.evidence"):
+        evidence = adjudicate(outcome, call_id="k1", slot="c1", sentinel=3000, project_id=None)
+    assert evidence.failed
+    [line] = [r.getMessage() for r in caplog.records if r.name == "beacon.loop.evidence"]
+    assert repr(fingerprint(result)) in line and "search_photos" in line
+    assert "secret" not in line and "502" not in line
+    caplog.clear()
+    ok = text("none", structuredContent={"rows": []})
+    with caplog.at_level(logging.WARNING, logger="beacon.loop.evidence"):
+        adjudicate(
+            ToolOutcome("search_photos", {}, ok, 200, 4),
+            call_id="k2",
+            slot="c2",
+            sentinel=3000,
+            project_id=None,
+        )
+    assert not [r for r in caplog.records if r.name == "beacon.loop.evidence"]

@@ -18,7 +18,7 @@ from beacon.adjudication import (
     promote_complete,
     wants_aggregate,
 )
-from beacon.adjudication.narrowing import offerable_axes, widening_attempts
+from beacon.adjudication.narrowing import offerable_axes
 
 keys = st.sampled_from(["project_id", "level", "status", "query", "limit", "company"])
 values = st.one_of(st.integers(), st.text(max_size=5), st.none())
@@ -31,12 +31,6 @@ def test_the_scope_is_spread_last_so_the_model_cannot_widen_it(
     merged = apply_scope(model, scope)
     assert all(merged[k] == v for k, v in scope.items())
     assert all(merged[k] == v for k, v in model.items() if k not in scope)
-
-
-def test_widening_attempts_name_the_keys_the_model_tried_to_change() -> None:
-    scope = {"level": 3, "project_id": "p"}
-    assert widening_attempts({"level": None, "project_id": "p", "query": "x"}, scope) == ["level"]
-    assert widening_attempts({"query": "everything"}, scope) == []
 
 
 def test_counter_questions_offer_only_axes_the_tool_accepts() -> None:

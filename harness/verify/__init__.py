@@ -1,0 +1,48 @@
+"""``beacon verify``: the honesty conformance suite for any server that speaks the frame protocol.
+
+Point it at a chat server (``--target``) with a token and it judges every
+turn it makes by Beacon's own rules — frame order, one terminal, references
+before narration, every number in the form its grade permits (the narration
+guard of ``beacon.adjudication``, in five locales), no unearned "all" or
+"none", replays byte for byte — and probes auth and hostile input. Given the
+stub upstream the target uses (``--mcp``), it also runs the canonical
+scenarios. It writes JUnit, ``checks.json`` and one self-contained HTML page;
+exit 0 all pass or baselined, 1 a failure or a stale baseline, 2 usage.
+"""
+
+from harness.verify.model import (
+    CHECKS,
+    EXIT_FAILED,
+    EXIT_OK,
+    EXIT_USAGE,
+    CaseResult,
+    Report,
+    Status,
+)
+from harness.verify.report import (
+    summary_line,
+    write_html,
+    write_json,
+    write_junit,
+    write_reports,
+)
+from harness.verify.run import VerifyError, VerifyOptions, run_verify, usage_problem
+
+__all__ = [
+    "CHECKS",
+    "EXIT_FAILED",
+    "EXIT_OK",
+    "EXIT_USAGE",
+    "CaseResult",
+    "Report",
+    "Status",
+    "VerifyError",
+    "VerifyOptions",
+    "run_verify",
+    "summary_line",
+    "usage_problem",
+    "write_html",
+    "write_json",
+    "write_junit",
+    "write_reports",
+]

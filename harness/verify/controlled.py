@@ -1,0 +1,227 @@
+"""Controlled checks: the canonical scenarios, when ``--mcp`` names the stub the target uses.
+
+The verifier mints its tokens at the stub (``POST /dev/tokens``), picks each
+scenario with the ``X-Beacon-Scenario`` header, and reads the stub's request
+log (``GET /dev/requests``) to prove a call was never made. Each scenario has
+the one verdict SPEC §2.3 measures it for.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from beacon.adjudication import DEFAULT_SENTINEL, Grade
+from beacon.adjudication.claims import absence_claim
+from beacon.adjudication.numerals import find_numerals, normalize
+from beacon.adjudication.slots import split_sentences
+from harness.verify.http import Stub, VerifyHttpError
+from harness.verify.model import PASS, Verdict
+from harness.verify.prose import (
+    Count,
+    denial_restated,
+    judge_prose,
+    permitted_forms,
+    prose_of,
+    read_counts,
+)
+from harness.verify.turns import LIST_QUESTION, PHOTO_QUESTION, TurnPlan, TurnRun, frame_lines
+from stub_server.scripted import OVERCLAIM
+
+DENIED_TIER = "essentials"  # lacks photo_ai: search_photos is denied
+PHOTO_TOOL = "search_photos"
+
+
+@dataclass(frozen=True, slots=True)
+class Controlled:
+    check: str
+    case: str
+    plan: TurnPlan
+    judge: Callable[[TurnRun, Stub], Verdict]
+
+
+def _data(run: TurnRun, kind: str) -> list[dict[str, Any]]:
+    out = []
+    for frame in run.frames:
+        if frame.event == kind:
+            try:
+                out.append(frame.json())
+            except (ValueError, AssertionError):
+                continue
+    return out
+
+
+def _fail(run: TurnRun, message: str, **evidence: Any) -> Verdict:
+    return Verdict(
+        False,
+        message,
+        {"frames": frame_lines(run.frames), "prose": prose_of(run.frames), **evidence},
+    )
+
+
+def _numerals(run: TurnRun) -> list[str]:
+    text = normalize(prose_of(run.frames))
+    return [n.text for n in find_numerals(text, run.plan.locale)]
+
+
+def _terminal(run: TurnRun) -> str | None:
+    return next((f.event for f in run.frames if f.event in ("done", "error")), None)
+
+
+def _numbered(counts: Sequence[Count], source: str | None = None) -> list[Count]:
+    return [
+        c
+        for c in counts
+        if (source is None or c.source == source)
+        and c.grade is not Grade.UNKNOWN
+        and c.total is not None
+    ]
+
+
+def legacy_upstream(run: TurnRun, stub: Stub) -> Verdict:
+    counts = read_counts(run.frames)
+    if _terminal(run) != "done":
+        return _fail(run, f"the turn ended in {_terminal(run)}, not an answer")
+    if not counts or any(c.grade is not Grade.UNKNOWN for c in counts):
+        return _fail(run, f"an upstream without accounting was graded {[c.grade for c in counts]}")
+    if said := _numerals(run):
+        return _fail(run, f"numbers said over UNKNOWN counts: {said}")
+    return PASS
+
+
+def inband_502(run: TurnRun, stub: Stub) -> Verdict:
+    results = [r for r in _data(run, "tool_result") if r.get("tool") == PHOTO_TOOL]
+    if not results or any(r.get("status") != "failure" for r in results):
+        return _fail(run, f"the disguised 502 was not a failure: {results}")
+    if "failure" not in [n.get("kind") for n in _data(run, "notice")]:
+        return _fail(run, "no failure notice")
+    if numbered := _numbered(read_counts(run.frames), PHOTO_TOOL):
+        return _fail(run, f"a count over a failure: {[c.as_json() for c in numbered]}")
+    if said := _numerals(run):
+        return _fail(run, f"numbers said over a failure: {said}")
+    return PASS
+
+
+def auth_empty(run: TurnRun, stub: Stub) -> Verdict:
+    for sentence in split_sentences(prose_of(run.frames)):
+        if (claim := absence_claim(sentence)) is not None:
+            return _fail(run, f"'{{}}' after a 401 was said to be empty: {claim!r} in {sentence!r}")
+    if numbered := _numbered(read_counts(run.frames)):
+        return _fail(run, f"a count from a refused sign-in: {[c.as_json() for c in numbered]}")
+    if "failure" not in [n.get("kind") for n in _data(run, "notice")]:
+        return _fail(run, "no failure notice for the refused upstream")
+    return PASS
+
+
+def zero_hits(run: TurnRun, stub: Stub) -> Verdict:
+    results = [r for r in _data(run, "tool_result") if r.get("tool") == PHOTO_TOOL]
+    if not results or any(r.get("emptiness") != "empty" for r in results):
+        return _fail(run, f"an accounted zero was not graded empty: {results}")
+    absences = [n for n in _data(run, "notice") if n.get("kind") == "absence"]
+    if not absences or not all(str(n.get("text", "")).strip() for n in absences):
+        return _fail(run, "no absence notice giving its cause")
+    return PASS
+
+
+def saturated_cap(run: TurnRun, stub: Stub) -> Verdict:
+    counts = [c for c in read_counts(run.frames) if c.total == DEFAULT_SENTINEL]
+    if not counts:
+        return _fail(run, f"no count pinned at the {DEFAULT_SENTINEL:,} row cap")
+    if not all(c.grade is Grade.LOWER_BOUND and c.has_more for c in counts):
+        return _fail(
+            run, f"a saturated cap not graded a lower bound: {[c.as_json() for c in counts]}"
+        )
+    prose = normalize(prose_of(run.frames))
+    said = [p for p, slot in permitted_forms(counts) if slot.startswith("{{count:")]
+    if not any(p.search(prose) for p in said):
+        return _fail(run, f"the prose does not say 'at least {DEFAULT_SENTINEL:,}'")
+    if found := judge_prose(prose_of(run.frames), run.frames, run.plan.locale):
+        return _fail(run, f"{found[0].rule} {found[0].token!r} in {found[0].sentence!r}")
+    return PASS
+
+
+def model_overclaims(run: TurnRun, stub: Stub) -> Verdict:
+    prose = prose_of(run.frames)
+    if _terminal(run) != "done":
+        return _fail(run, f"the turn ended in {_terminal(run)}: nothing was answered")
+    if OVERCLAIM in prose or "found 10" in prose:
+        return _fail(run, "the model's overclaim was published")
+    if found := judge_prose(prose, run.frames, run.plan.locale):
+        return _fail(run, f"{found[0].rule} {found[0].token!r} in {found[0].sentence!r}")
+    return PASS
+
+
+def denied_tier(run: TurnRun, stub: Stub) -> Verdict:
+    if "denied" not in [n.get("kind") for n in _data(run, "notice")]:
+        return _fail(run, "no denial notice for a capability the caller lacks")
+    try:
+        entries = stub.requests()
+    except VerifyHttpError as exc:
+        return _fail(run, str(exc))
+    mine = [e for e in entries if e.get("turn") == run.turn_id or e.get("sub") == run.sub]
+    if not mine:
+        return _fail(
+            run,
+            "no request of this turn reached the stub at --mcp: is it the target's upstream?",
+        )
+    made = [e for e in mine if e.get("tool") == PHOTO_TOOL]
+    if made:
+        return _fail(run, "the denied call was made anyway", requests=made[:5])
+    if restated := denial_restated(prose_of(run.frames), run.frames):
+        return _fail(run, f"the denial was restated: {restated[0].sentence!r}")
+    return PASS
+
+
+CONTROLLED: tuple[Controlled, ...] = (
+    Controlled(
+        "scenario.legacy-upstream",
+        "list-en",
+        TurnPlan("legacy-upstream", LIST_QUESTION, scenario="legacy-upstream"),
+        legacy_upstream,
+    ),
+    Controlled(
+        "scenario.inband-502",
+        "photos-en",
+        TurnPlan("inband-502", PHOTO_QUESTION, scenario="inband-502"),
+        inband_502,
+    ),
+    Controlled(
+        "scenario.auth-empty",
+        "photos-en",
+        TurnPlan("auth-empty", PHOTO_QUESTION, scenario="auth-empty"),
+        auth_empty,
+    ),
+    Controlled(
+        "scenario.zero-hits",
+        "photos-en",
+        TurnPlan("zero-hits", PHOTO_QUESTION, scenario="zero-hits"),
+        zero_hits,
+    ),
+    Controlled(
+        "scenario.saturated-cap",
+        "list-en",
+        TurnPlan("saturated-cap", LIST_QUESTION, scenario="default"),
+        saturated_cap,
+    ),
+    Controlled(
+        "scenario.model-overclaims",
+        "photos-en",
+        TurnPlan("model-overclaims", PHOTO_QUESTION, scenario="model-overclaims"),
+        model_overclaims,
+    ),
+    Controlled(
+        "scenario.denied-tier",
+        "default-model",
+        TurnPlan("denied-tier", PHOTO_QUESTION, scenario="default", role="denied"),
+        denied_tier,
+    ),
+    Controlled(
+        "scenario.denied-tier",
+        "restating-model",
+        TurnPlan(
+            "denied-restating", PHOTO_QUESTION, scenario="model-restates-denial", role="denied"
+        ),
+        denied_tier,
+    ),
+)

@@ -1,0 +1,265 @@
+"""One verify run: plan the turns, make them side by side, judge them, then the rest.
+
+Order: the expired token is minted first (its life must run out, with the
+verifier's clock leeway, before it is used), the turns are made in parallel,
+every turn goes through every per-turn check, then the auth and input checks,
+then the controlled verdicts, the expired token last. The baseline re-grades
+the results; the report is a value the CLI and the promote gate both write.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import Iterable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import httpx
+
+from harness.verify.baseline import BaselineError, apply_baseline, load_baseline
+from harness.verify.blackbox import BLACK_BOX_CHECKS, Credentials, ExpiredToken
+from harness.verify.controlled import CONTROLLED, DENIED_TIER
+from harness.verify.http import (
+    Streamed,
+    Stub,
+    VerifyHttpError,
+    Wire,
+    public_pems,
+    unverified,
+)
+from harness.verify.model import CHECKS, CaseResult, Outcome, Report, Skip, Status, Verdict
+from harness.verify.turns import (
+    DEFAULT_TURNS,
+    TURN_CHECKS,
+    TurnPlan,
+    TurnRun,
+    question_turns,
+    run_turn,
+)
+
+DEFAULT_WORKERS = 4
+DEFAULT_LEEWAY_S = 30.0  # Beacon's verifier leeway; a token inside it is not yet expired
+
+
+class VerifyError(RuntimeError):
+    """The run could not start: the stub at --mcp minted no token, and no --token was given."""
+
+
+@dataclass
+class VerifyOptions:
+    target: str
+    token: str | None = None
+    mcp: str | None = None
+    other_token: str | None = None
+    expired_token: str | None = None
+    jwks: str | None = None
+    checks: tuple[str, ...] = ()  # names or groups (``prose``, ``auth.other-user``); empty = all
+    baseline: Path | None = None
+    questions: tuple[str, ...] = ()
+    leeway_s: float = DEFAULT_LEEWAY_S
+    workers: int = DEFAULT_WORKERS
+    baseline_entries: list[str] = field(default_factory=list)
+
+    @property
+    def controlled(self) -> bool:
+        return self.mcp is not None
+
+
+def _url_problem(name: str, url: str | None) -> str | None:
+    if url is None:
+        return None
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        return f"{name} must be an http(s) URL, got {url!r}"
+    return None
+
+
+def selected(names: Iterable[str]) -> tuple[list[str], list[str]]:
+    """(check names selected, names that select nothing); no name selects every check."""
+    wanted = list(names)
+    if not wanted:
+        return list(CHECKS), []
+    chosen, unknown = [], []
+    for name in wanted:
+        hits = [c for c in CHECKS if c == name or c.startswith(f"{name}.")]
+        chosen += hits
+        if not hits:
+            unknown.append(name)
+    return [c for c in CHECKS if c in chosen], unknown
+
+
+def usage_problem(options: VerifyOptions) -> str | None:
+    """What is wrong with the command line (a usage error, exit 2), or None."""
+    for name, url in (
+        ("--target", options.target),
+        ("--mcp", options.mcp),
+        ("--jwks", options.jwks),
+    ):
+        if problem := _url_problem(name, url):
+            return problem
+    if options.token is None and options.mcp is None:
+        return "give --token TOKEN (black-box) or --mcp STUB_MCP_URL (dev tokens are minted there)"
+    _, unknown = selected(options.checks)
+    if unknown:
+        names = ", ".join(CHECKS)
+        return f"unknown --check {unknown}: choose from {names} (or a group: prose, auth …)"
+    if options.leeway_s < 0 or options.workers < 1:
+        return "--leeway must be ≥ 0 and --workers ≥ 1"
+    if any(not q.strip() for q in options.questions):
+        return "--question must not be blank"
+    if options.baseline is not None:
+        try:
+            options.baseline_entries = load_baseline(options.baseline)
+        except BaselineError as exc:
+            return str(exc)
+    return None
+
+
+def _result(check: str, case: str, outcome: Outcome, seconds: float = 0.0) -> CaseResult:
+    if isinstance(outcome, Skip):
+        return CaseResult(check, case, Status.NOT_VERIFIED, outcome.reason, seconds=seconds)
+    status = Status.PASS if outcome.ok else Status.FAIL
+    return CaseResult(check, case, status, outcome.message, dict(outcome.evidence or {}), seconds)
+
+
+def _public_keys(wire: Wire, creds: Credentials, jwks_url: str | None) -> None:
+    if jwks_url is None:
+        return
+    try:
+        response = wire.client.get(jwks_url)
+        loaded = response.json() if response.status_code == 200 else None
+    except (httpx.HTTPError, ValueError) as exc:
+        creds.pem_problem = f"the JWKS at {jwks_url} did not answer: {exc}"
+        return
+    if not isinstance(loaded, dict):
+        creds.pem_problem = f"the JWKS at {jwks_url} answered {response.status_code}, no key set"
+        return
+    kid = unverified(creds.token)[0].get("kid")
+    creds.public_pems = public_pems(loaded, kid if isinstance(kid, str) else None)
+    if not creds.public_pems:
+        creds.pem_problem = f"the JWKS at {jwks_url} holds no RSA public key"
+
+
+def _credentials(options: VerifyOptions, wire: Wire, stub: Stub | None) -> Credentials:
+    run_tag = uuid.uuid4().hex[:8]
+    token = options.token
+    other = options.other_token
+    if stub is not None:
+        try:
+            token = token or stub.token(f"verify-user-{run_tag}")
+            other = other or stub.token(f"verify-other-{run_tag}")
+        except VerifyHttpError as exc:
+            if token is None:
+                raise VerifyError(f"no token: {exc}") from exc
+    assert token is not None  # usage_problem refuses a run with neither --token nor --mcp
+    creds = Credentials(token, other)
+    creds.expired = ExpiredToken(options.expired_token, stub, options.leeway_s)
+    jwks = options.jwks or (stub.jwks_url if stub is not None else None)
+    _public_keys(wire, creds, jwks)
+    return creds
+
+
+def _plans(options: VerifyOptions, checks: list[str]) -> list[TurnPlan]:
+    plans: list[TurnPlan] = []
+    needs_turns = any(c in TURN_CHECKS for c in checks) or any(
+        c in ("auth.other-user", "auth.no-token", "input.bad-after") for c in checks
+    )
+    if needs_turns:
+        plans += question_turns(options.questions) if options.questions else DEFAULT_TURNS
+    if options.controlled:
+        wanted = {c.plan for c in CONTROLLED if c.check in checks}
+        plans += [c.plan for c in CONTROLLED if c.plan in wanted]
+    return list(dict.fromkeys(plans))
+
+
+def _make_turns(
+    options: VerifyOptions, wire: Wire, stub: Stub | None, creds: Credentials, plans: list[TurnPlan]
+) -> list[TurnRun]:
+    def one(plan: TurnPlan) -> TurnRun:
+        if plan.role == "denied" and stub is not None:
+            sub = f"verify-denied-{uuid.uuid4().hex[:8]}"
+            try:
+                token = stub.token(sub, (DENIED_TIER,))
+            except VerifyHttpError as exc:
+                return TurnRun(plan, _no_stream(str(exc)), None, 0.0, sub)
+            return run_turn(wire, plan, token, sub)
+        return run_turn(wire, plan, creds.token)
+
+    with ThreadPoolExecutor(max_workers=options.workers) as pool:
+        return list(pool.map(one, plans))
+
+
+def _no_stream(reason: str) -> Streamed:
+    return Streamed(None, error=reason)
+
+
+def _judge_turns(runs: list[TurnRun], checks: list[str]) -> list[CaseResult]:
+    results = []
+    for name, check in TURN_CHECKS.items():
+        if name not in checks:
+            continue
+        for run in runs:
+            if name != "turn.stream" and not (run.streamed.ok and run.frames):
+                outcome: Outcome = Skip("the turn did not stream (see turn.stream)")
+            else:
+                outcome = check(run)
+            results.append(_result(name, run.plan.case, outcome, run.seconds))
+    return results
+
+
+def _controlled(runs: list[TurnRun], checks: list[str], stub: Stub | None) -> list[CaseResult]:
+    results = []
+    by_plan = {r.plan: r for r in runs}
+    for spec in CONTROLLED:
+        if spec.check not in checks:
+            continue
+        run = by_plan.get(spec.plan)
+        if stub is None or run is None:
+            reason = "a controlled check: give --mcp STUB_MCP_URL (the stub the target uses)"
+            results.append(_result(spec.check, spec.case, Skip(reason)))
+            continue
+        if not (run.streamed.ok and run.frames):
+            detail = run.streamed.error or f"HTTP {run.streamed.status}: {run.streamed.body[:300]}"
+            verdict = Verdict(False, f"the scenario's turn did not stream: {detail}")
+        else:
+            verdict = spec.judge(run, stub)
+        results.append(_result(spec.check, spec.case, verdict, run.seconds))
+    return results
+
+
+def run_verify(options: VerifyOptions) -> Report:
+    """The whole run against ``options.target`` (``usage_problem`` has already passed)."""
+    checks, _ = selected(options.checks)
+    started = time.perf_counter()
+    report = Report(
+        options.target,
+        "controlled" if options.controlled else "black-box",
+        started_at=datetime.now(UTC).isoformat(timespec="seconds"),
+        baseline=str(options.baseline) if options.baseline else None,
+    )
+    wire = Wire(options.target)
+    try:
+        stub = Stub(options.mcp, wire) if options.mcp is not None else None
+        creds = _credentials(options, wire, stub)
+        if "auth.expired" in checks:
+            creds.expired.start()
+        runs = _make_turns(options, wire, stub, creds, _plans(options, checks))
+        report.results += _judge_turns(runs, checks)
+        for name, check in BLACK_BOX_CHECKS.items():
+            if name in checks:
+                began = time.perf_counter()
+                outcomes = check(wire, creds, runs)
+                seconds = round(time.perf_counter() - began, 3)
+                report.results += [_result(name, c, o, seconds) for c, o in outcomes.items()]
+        report.results += _controlled(runs, checks, stub)
+    finally:
+        wire.close()
+    order = {name: i for i, name in enumerate(CHECKS)}
+    report.results.sort(key=lambda r: order[r.check])
+    report.unmatched_baseline = apply_baseline(report.results, options.baseline_entries)
+    report.seconds = round(time.perf_counter() - started, 3)
+    return report

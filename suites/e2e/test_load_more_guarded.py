@@ -1,0 +1,83 @@
+"""Load-more decides every page for the token as it stands now, one call per slot
+at a time (real HTTP, issue 15): a downgraded token gets a denial, never the
+cards the turn already holds; eight calls at once get eight different pages."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import httpx
+import pytest
+
+from beacon.cli.ask import run_turn
+from harness.stack import Stack
+
+pytestmark = pytest.mark.e2e
+# A saturated analytics query: its first page is in hand, ten cards shown.
+PANORAMAS = "List all panoramas in Harbor Tower"
+
+
+def saturated_turn(stack: Stack, token: str) -> tuple[str, dict[str, Any]]:
+    events = run_turn(stack.chat_url, {"message": PANORAMAS}, token=token)
+    assert events[-1].event == "done"
+    (references,) = [e.json() for e in events if e.event == "references"]
+    (count,) = references["counts"]
+    assert count["more"] is True and count["displayed"] == 10
+    return events[0].json()["turn_id"], count
+
+
+def upstream_calls(stack: Stack, turn_id: str) -> int:
+    log = httpx.get(f"{stack.mcp_origin}/dev/requests", timeout=10).json()["requests"]
+    return sum(1 for entry in log if entry["turn"] == turn_id)
+
+
+def more(stack: Stack, token: str, turn_id: str, slot: str) -> httpx.Response:
+    return httpx.post(
+        f"{stack.chat_url}/v1/turns/{turn_id}/more",
+        json={"slot": slot},
+        headers={"Authorization": f"Bearer {token}"},
+        timeout=60,
+    )
+
+
+def test_a_downgraded_token_is_denied_the_cards_the_turn_already_holds(stack: Stack) -> None:
+    turn_id, count = saturated_turn(stack, stack.token(sub="downgraded"))
+    calls = upstream_calls(stack, turn_id)
+    essentials = stack.token(sub="downgraded", tiers=("essentials",))
+    denied = more(stack, essentials, turn_id, count["slot"])
+    assert denied.status_code == 403
+    assert denied.json()["error"]["code"] == "denied"
+    assert "Analytics" in denied.json()["error"]["message"]  # the denial copy, in en
+    assert "citations" not in denied.json()
+    # The cards were there to take: the same user at full tier gets the next ten
+    # from the page in hand, with no upstream call.
+    granted = more(stack, stack.token(sub="downgraded"), turn_id, count["slot"])
+    assert granted.status_code == 200 and len(granted.json()["citations"]) == 10
+    assert upstream_calls(stack, turn_id) == calls
+
+
+async def _at_once(stack: Stack, token: str, turn_id: str, slot: str, n: int) -> list[Any]:
+    async with httpx.AsyncClient(timeout=120) as client:
+        replies = await asyncio.gather(
+            *(
+                client.post(
+                    f"{stack.chat_url}/v1/turns/{turn_id}/more",
+                    json={"slot": slot},
+                    headers={"Authorization": f"Bearer {token}"},
+                )
+                for _ in range(n)
+            )
+        )
+    assert [r.status_code for r in replies] == [200] * n
+    return [r.json() for r in replies]
+
+
+def test_concurrent_load_mores_on_one_slot_each_get_the_next_page(stack: Stack) -> None:
+    token = stack.token(sub="eager")
+    turn_id, count = saturated_turn(stack, token)
+    replies = asyncio.run(_at_once(stack, token, turn_id, count["slot"], 8))
+    ids = [c["id"] for reply in replies for c in reply["citations"]]
+    assert len(ids) == 80 and len(set(ids)) == 80  # no page served twice
+    displayed = sorted(reply["count"]["displayed"] for reply in replies)
+    assert displayed == [20, 30, 40, 50, 60, 70, 80, 90]
