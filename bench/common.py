@@ -6,10 +6,12 @@ The pure parts (percentiles, ratios, byte counts, the frame check) are tested in
 
 from __future__ import annotations
 
+import argparse
+import asyncio
 import json
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -205,3 +207,33 @@ def write_json(directory: Path, name: str, figures: dict[str, Any]) -> Path:
     text = json.dumps(strict_json(figures), indent=2, ensure_ascii=False, allow_nan=False)
     path.write_text(text + "\n")
     return path
+
+
+def run_on_stack(
+    measure: Callable[..., Coroutine[Any, Any, dict[str, Any]]], *, turns: int, deadline_s: float
+) -> dict[str, Any]:
+    """A concurrency-style bench on its own fresh default stack."""
+    from harness.stack import running_stack
+
+    with running_stack() as stack:
+        return asyncio.run(measure(stack, stack.token(), turns=turns, deadline_s=deadline_s))
+
+
+def turns_main(
+    prog: str,
+    run: Callable[..., dict[str, Any]],
+    lines: Callable[[dict[str, Any]], list[str]],
+    argv: list[str] | None,
+    *,
+    turns: int,
+    deadline_s: float,
+) -> int:
+    """``python -m bench.<name> [--turns N] [--deadline S]``: figures printed, exit 1
+    when the run was not valid."""
+    parser = argparse.ArgumentParser(prog=prog)
+    parser.add_argument("--turns", type=int, default=turns)
+    parser.add_argument("--deadline", type=float, default=deadline_s)
+    args = parser.parse_args(argv)
+    figures = run(turns=args.turns, deadline_s=args.deadline)
+    print("\n".join(lines(figures)))
+    return 0 if figures["ok"] else 1

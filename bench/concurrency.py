@@ -12,7 +12,6 @@ seq 1..n contiguous ending in exactly one terminal, or which did not end in
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import sys
 import time
@@ -26,8 +25,10 @@ from bench.common import (
     frame_problem,
     percentile,
     post_turn,
+    run_on_stack,
+    turns_main,
 )
-from harness.stack import Stack, running_stack
+from harness.stack import Stack
 
 NAME = "concurrency"
 DEFAULT_TURNS = 100
@@ -105,18 +106,18 @@ def lines(figures: dict[str, Any]) -> list[str]:
 
 
 def run(*, turns: int = DEFAULT_TURNS, deadline_s: float = DEFAULT_DEADLINE_S) -> dict[str, Any]:
-    with running_stack() as stack:
-        return asyncio.run(measure(stack, stack.token(), turns=turns, deadline_s=deadline_s))
+    return run_on_stack(measure, turns=turns, deadline_s=deadline_s)
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bench.concurrency")
-    parser.add_argument("--turns", type=int, default=DEFAULT_TURNS)
-    parser.add_argument("--deadline", type=float, default=DEFAULT_DEADLINE_S)
-    args = parser.parse_args(argv)
-    figures = run(turns=args.turns, deadline_s=args.deadline)
-    print("\n".join(lines(figures)))
-    return 0 if figures["ok"] else 1
+    return turns_main(
+        "python -m bench.concurrency",
+        run,
+        lines,
+        argv,
+        turns=DEFAULT_TURNS,
+        deadline_s=DEFAULT_DEADLINE_S,
+    )
 
 
 if __name__ == "__main__":

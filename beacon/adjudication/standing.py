@@ -13,9 +13,10 @@ a card's level or date in the reader's language is still naming that value.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any
 
 from beacon.adjudication.counts import Grade
 from beacon.adjudication.emptiness import Emptiness
@@ -196,3 +197,15 @@ def build_standing(
     level numbers it names; dates and levels inside those strings get their forms too."""
     strings = tuple(dict.fromkeys(v for v in values if isinstance(v, str) and v))
     return Standing(tuple(sources), strings, frozenset(levels))
+
+
+def strings_in(value: Any) -> Iterator[str]:
+    """Every string inside a JSON-like value (what a frame or an argument carries)."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, Mapping):
+        for item in value.values():
+            yield from strings_in(item)
+    elif isinstance(value, list | tuple):
+        for item in value:
+            yield from strings_in(item)

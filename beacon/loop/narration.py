@@ -18,7 +18,7 @@ from typing import Any
 from beacon.adjudication import AbsenceCause, Grade, SlotValue
 from beacon.adjudication.guard import Drop, GuardedStream
 from beacon.adjudication.slots import AuditEntry
-from beacon.adjudication.standing import Source, Standing, build_standing
+from beacon.adjudication.standing import Source, Standing, build_standing, strings_in
 from beacon.loop.copy import say
 from beacon.loop.evidence import Evidence
 from beacon.loop.narrator import NOTHING_SAYABLE, narrate
@@ -37,17 +37,6 @@ class Narration:
         if self.fallback:
             rows.append({"kind": "narration_fallback", "rule": "all_dropped", "token": ""})
         return rows
-
-
-def _strings(value: Any) -> Iterator[str]:
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, Mapping):
-        for item in value.values():
-            yield from _strings(item)
-    elif isinstance(value, list | tuple):
-        for item in value:
-            yield from _strings(item)
 
 
 def _levels(value: Any) -> Iterator[int]:
@@ -91,13 +80,13 @@ def turn_standing(
     for item in counted:
         for card in item.citations:
             values.extend(v for v in (card.id, card.title, card.level, card.date) if v)
-        values.extend(_strings(item.arguments))
+        values.extend(strings_in(item.arguments))
         levels.extend(_levels(item.arguments))
         if item.enumeration is not None:
             values.extend(str(m) for m in item.enumeration.members)
     for project in directory:
-        values.extend(_strings(dict(project)))
-    values.extend(_strings(view_context or {}))
+        values.extend(strings_in(dict(project)))
+    values.extend(strings_in(view_context or {}))
     return build_standing([source(e) for e in counted], values, levels)
 
 

@@ -23,6 +23,7 @@ from beacon.adjudication import Grade, Source, Standing, build_standing, judge
 from beacon.adjudication.emptiness import Emptiness
 from beacon.adjudication.numerals import normalize
 from beacon.adjudication.slots import PHRASES, format_number, split_sentences
+from beacon.adjudication.standing import strings_in
 from beacon.policy.vocabulary import licensing_words
 from beacon.wire.sse import SseEvent
 
@@ -106,17 +107,6 @@ def prose_of(frames: Sequence[SseEvent]) -> str:
     return "".join(str(d.get("text", "")) for d in _data(frames, "delta"))
 
 
-def _strings(value: Any) -> Iterator[str]:
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, Mapping):
-        for item in value.values():
-            yield from _strings(item)
-    elif isinstance(value, list | tuple):
-        for item in value:
-            yield from _strings(item)
-
-
 def _levels(value: Any) -> Iterator[int]:
     if isinstance(value, Mapping):
         for key, item in value.items():
@@ -164,9 +154,9 @@ def standing_of(frames: Sequence[SseEvent], counts: Sequence[Count]) -> Standing
             if isinstance(card, Mapping):
                 values += [str(card[k]) for k in ("id", "title", "level", "date") if card.get(k)]
                 levels += list(_levels(card))
-        values += list(_strings(refs.get("sets") or []))
+        values += list(strings_in(refs.get("sets") or []))
     for call in _data(frames, "tool_call"):
-        values += list(_strings(call.get("arguments") or {}))
+        values += list(strings_in(call.get("arguments") or {}))
         levels += list(_levels(call.get("arguments") or {}))
     return build_standing(sources, values, levels)
 

@@ -16,7 +16,14 @@ from beacon.adjudication.counts import Grade
 from beacon.adjudication.guard import Drop, GuardedStream, judge
 from beacon.adjudication.numerals import find_numerals, normalize, word_value
 from beacon.adjudication.slots import SlotValue
-from beacon.adjudication.standing import Source, Standing, build_standing, date_forms, level_forms
+from beacon.adjudication.standing import (
+    Source,
+    Standing,
+    build_standing,
+    date_forms,
+    level_forms,
+    strings_in,
+)
 
 BOUND = Source("c2", Grade.LOWER_BOUND, 173, True, "non_empty", False)
 EXACT = Source("c1", Grade.EXACT, 14, False, "non_empty", False)
@@ -276,6 +283,11 @@ def test_a_level_named_in_an_argument_string_or_a_structured_field_is_protected(
     assert rule("They are on Level 7.", standing) is None
     assert rule("They are on 9층.", standing, "ko") is None
     assert rule("They are on Level 8.", standing) == "free_count"
+
+
+def test_every_string_inside_a_json_value_is_found() -> None:
+    value = {"a": "x", "b": [1, "y", {"c": ("z",)}], "d": None}
+    assert list(strings_in(value)) == ["x", "y", "z"]
 
 
 def test_only_non_empty_strings_are_kept() -> None:
