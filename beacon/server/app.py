@@ -16,10 +16,9 @@ from typing import Annotated, Any
 
 import anyio
 import httpx
-from fastapi import FastAPI, Header, Query, Request, Security
+from fastapi import FastAPI, Header, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, RedirectResponse, Response, StreamingResponse
-from fastapi.security import HTTPBearer
 from fastapi.staticfiles import StaticFiles
 
 from beacon import __version__
@@ -37,6 +36,16 @@ from beacon.server.guard import (
     verified_identity,
 )
 from beacon.server.hub import LiveTurn, TurnHub
+from beacon.server.openapi import (
+    AUTH,
+    ERRORS,
+    SESSION_HEADER,
+    SSE,
+    STARTED,
+    STREAM_HEADERS,
+    ScenarioHeader,
+    headers_not_nullable,
+)
 from beacon.server.settings import Settings
 from beacon.server.slots import SlotLocks
 from beacon.server.writer import FrameWriter
@@ -44,7 +53,7 @@ from beacon.store.turns import SessionNotOwned, TurnStore
 from beacon.upstream.errors import UpstreamError
 from beacon.upstream.mcp_client import connect
 from beacon.wire.frames import MoreReply
-from beacon.wire.headers import SCENARIO_HEADER, TURN_HEADER
+from beacon.wire.headers import TURN_HEADER
 from beacon.wire.turns import (
     LAST_EVENT_ID_PATTERN,
     MAX_SEQ,
@@ -52,62 +61,6 @@ from beacon.wire.turns import (
     MoreRequest,
     TurnRequest,
 )
-
-# A stub scenario name (kebab-case); anything else is a documented 422. Refused
-# (400) by a server that does not allow scenarios (``BEACON_SCENARIOS``).
-ScenarioHeader = Annotated[
-    str | None,
-    Header(alias=SCENARIO_HEADER, pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$", max_length=64),
-]
-# The session a chat turn belongs to, beside the turn's id (``X-Beacon-Turn``) on the
-# stream's response: a client, or a fuzzer following the links, has both before a frame.
-SESSION_HEADER = "X-Beacon-Session"
-# The bearer, for the schema: the request guard verifies it before any route runs.
-_bearer = HTTPBearer(auto_error=False, scheme_name="bearer", description="RS256 JWT")
-_AUTH = [Security(_bearer)]
-_JSON: dict[str, Any] = {"application/json": {}}
-_ERRORS: dict[int | str, dict[str, Any]] = {
-    400: {
-        "description": "The body is not UTF-8, or a scenario was sent to a server that allows none",
-        "content": _JSON,
-    },
-    401: {"description": "Missing or rejected bearer", "content": _JSON},
-    403: {"description": "The caller's token no longer grants this source", "content": _JSON},
-    404: {"description": "No such turn or session for this caller", "content": _JSON},
-    409: {"description": "No further page", "content": _JSON},
-    413: {"description": "The body is over the size cap", "content": _JSON},
-    502: {"description": "The upstream failed", "content": _JSON},
-    503: {"description": "The key set cannot be fetched", "content": _JSON},
-}
-_STRING = {"schema": {"type": "string"}}
-_TURN_LINK = {"turn_id": f"$response.header.{TURN_HEADER}"}
-_SSE: dict[int | str, dict[str, Any]] = {200: {"content": {"text/event-stream": {}}}}
-_STARTED: dict[int | str, dict[str, Any]] = {
-    200: {
-        "content": {"text/event-stream": {}},
-        "headers": {
-            TURN_HEADER: {"description": "the turn's id", "required": True, **_STRING},
-            SESSION_HEADER: {"description": "the chat session's id (chat mode)", **_STRING},
-        },
-        # The stateful phase of a fuzzer follows these, so the ids it sends are real.
-        "links": {
-            "Events": {"operationId": "turn_events", "parameters": _TURN_LINK},
-            # "c1": the first counted source, when the turn has one (else a 409).
-            "More": {
-                "operationId": "load_more",
-                "parameters": _TURN_LINK,
-                "requestBody": {"slot": "c1"},
-            },
-            "Feedback": {"operationId": "feedback", "parameters": _TURN_LINK},
-            "Session": {
-                "operationId": "get_session",
-                "parameters": {"session_id": f"$response.header.{SESSION_HEADER}"},
-            },
-        },
-    }
-}
-_STREAM_HEADERS = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
-
 
 log = logging.getLogger(__name__)
 
@@ -124,24 +77,6 @@ def _error(status: int, code: str, message: str) -> JSONResponse:
 def _not_found(what: str) -> JSONResponse:
     # The same answer for "missing" and "someone else's": a stranger learns nothing.
     return _error(404, f"{what}_not_found", f"no such {what}")
-
-
-def _headers_not_nullable(document: dict[str, Any]) -> dict[str, Any]:
-    """An optional header is absent or a string; never JSON ``null`` (which a client
-    can only send as the four letters "null"). FastAPI publishes ``str | None`` as
-    "string or null"; a fuzzer then sends ``Last-Event-ID: null`` and calls the
-    422 a rejected valid request."""
-    for path in document.get("paths", {}).values():
-        for operation in path.values():
-            for parameter in operation.get("parameters", []):
-                options = parameter.get("schema", {}).get("anyOf")
-                if parameter.get("in") != "header" or not options:
-                    continue
-                kept = [o for o in options if o.get("type") != "null"]
-                if len(kept) == 1:
-                    title = parameter["schema"].get("title")
-                    parameter["schema"] = {**kept[0], **({"title": title} if title else {})}
-    return document
 
 
 def create_app(settings: Settings) -> FastAPI:
@@ -189,7 +124,7 @@ def create_app(settings: Settings) -> FastAPI:
     publish_schema = app.openapi
 
     def openapi() -> dict[str, Any]:
-        return _headers_not_nullable(publish_schema())
+        return headers_not_nullable(publish_schema())
 
     app.openapi = openapi  # type: ignore[method-assign]
 
@@ -214,7 +149,7 @@ def create_app(settings: Settings) -> FastAPI:
         chunks: AsyncIterator[bytes], headers: dict[str, str] | None = None
     ) -> StreamingResponse:
         return StreamingResponse(
-            chunks, media_type="text/event-stream", headers={**_STREAM_HEADERS, **(headers or {})}
+            chunks, media_type="text/event-stream", headers={**STREAM_HEADERS, **(headers or {})}
         )
 
     @app.get("/healthz")
@@ -225,8 +160,8 @@ def create_app(settings: Settings) -> FastAPI:
         "/v1/turns",
         operation_id="start_turn",
         response_class=StreamingResponse,
-        responses={**_STARTED, **_ERRORS},
-        dependencies=_AUTH,
+        responses={**STARTED, **ERRORS},
+        dependencies=AUTH,
     )
     async def post_turn(
         request: Request, body: TurnRequest, x_beacon_scenario: ScenarioHeader = None
@@ -286,8 +221,8 @@ def create_app(settings: Settings) -> FastAPI:
         "/v1/turns/{turn_id}/events",
         operation_id="turn_events",
         response_class=StreamingResponse,
-        responses={**_SSE, **_ERRORS},
-        dependencies=_AUTH,
+        responses={**SSE, **ERRORS},
+        dependencies=AUTH,
     )
     async def turn_events(
         request: Request,
@@ -324,8 +259,8 @@ def create_app(settings: Settings) -> FastAPI:
         "/v1/turns/{turn_id}/more",
         operation_id="load_more",
         response_model=MoreReply,
-        responses=_ERRORS,
-        dependencies=_AUTH,
+        responses=ERRORS,
+        dependencies=AUTH,
     )
     async def more(
         request: Request,
@@ -381,8 +316,8 @@ def create_app(settings: Settings) -> FastAPI:
         status_code=204,
         response_class=Response,
         response_model=None,
-        responses=_ERRORS,
-        dependencies=_AUTH,
+        responses=ERRORS,
+        dependencies=AUTH,
     )
     async def feedback(request: Request, turn_id: str, body: FeedbackRequest) -> Any:
         """Thumbs up or down on an answer, with an optional comment (sealed at rest)."""
@@ -399,8 +334,8 @@ def create_app(settings: Settings) -> FastAPI:
     @app.get(
         "/v1/sessions/{session_id}",
         operation_id="get_session",
-        responses=_ERRORS,
-        dependencies=_AUTH,
+        responses=ERRORS,
+        dependencies=AUTH,
     )
     async def get_session(request: Request, session_id: str) -> Any:
         identity = identify(request)

@@ -22,45 +22,20 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from beacon.store.crypto import Keyring, record_context, seal, unseal, unseal_text
 from beacon.store.errors import StoreError
+from beacon.store.records import Message as Message
+from beacon.store.records import SaveFailed as SaveFailed
+from beacon.store.records import SessionNotOwned as SessionNotOwned
+from beacon.store.records import TurnRecord as TurnRecord
 from beacon.store.schema import AUDIT_INSERT, SCHEMA
 from beacon.wire.frames import TERMINAL_FRAMES
 
 WRITER_BUSY_MS = 5_000
 READER_BUSY_MS = 30_000
-
-
-class SessionNotOwned(StoreError):
-    """The session exists and belongs to someone else."""
-
-    code = "session_not_found"
-
-
-class SaveFailed(StoreError):
-    """The database refused to persist the answer."""
-
-    code = "save_failed"
-
-
-@dataclass(frozen=True, slots=True)
-class Message:
-    turn_id: str
-    role: str
-    text: str
-
-
-@dataclass(frozen=True, slots=True)
-class TurnRecord:
-    id: str
-    session_id: str | None
-    owner: str
-    mode: str
-    status: str
 
 
 class TurnStore:
