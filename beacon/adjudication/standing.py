@@ -139,23 +139,24 @@ class Standing:
 
     The protected forms (each level and date in every locale's dress) are made
     only when a sentence is suspect: an obedient narration never pays for them.
+    What the sources allow is worked out once a turn, not once per numeral read.
     """
 
     sources: tuple[Source, ...] = ()
     strings: tuple[str, ...] = ()  # non-count strings the evidence carries
     levels: frozenset[int] = frozenset()  # level numbers its structured fields name
 
-    @property
+    @cached_property
     def strict(self) -> bool:
         """An UNKNOWN source: no number of any kind may be uttered."""
         return any(s.grade is Grade.UNKNOWN for s in self.sources)
 
-    @property
+    @cached_property
     def complete(self) -> bool:
         """Every counted source is EXACT and complete: the answer is the whole set."""
         return bool(self.sources) and all(s.exact_and_complete for s in self.sources)
 
-    @property
+    @cached_property
     def exact_values(self) -> frozenset[int]:
         return frozenset(
             int(s.value)
