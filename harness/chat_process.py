@@ -14,7 +14,7 @@ from pathlib import Path
 
 from beacon.cli.up import free_port, wait_healthy
 from beacon.store.crypto import new_key_slot, parse_keys
-from beacon.store.turns import TurnStore
+from beacon.store.sqlite import SqliteStore
 from harness.stack import Stack, beacon_executable
 
 
@@ -62,9 +62,9 @@ def running_chat(env: dict[str, str]) -> Iterator[str]:
 @contextmanager
 def chat_with_open_store(
     stack: Stack, data_dir: Path, key_id: str, **overrides: str
-) -> Iterator[tuple[str, TurnStore]]:
+) -> Iterator[tuple[str, SqliteStore]]:
     """A chat server whose database and keys the test holds, so it can read what the
     server stored (audit rows, answers) beside what it sent over the wire."""
     keys = new_key_slot(key_id)
     with running_chat(chat_env(stack, data_dir, BEACON_KEYS=keys, **overrides)) as url:
-        yield url, TurnStore(data_dir / "beacon.sqlite3", parse_keys(keys))
+        yield url, SqliteStore(data_dir / "beacon.sqlite3", parse_keys(keys))

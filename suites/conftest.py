@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 
 import pytest
 
+from harness.postgres import Cluster, throwaway_cluster
 from harness.stack import Stack, running_stack
+
+_databases = itertools.count(1)
 
 
 @pytest.fixture(scope="session")
@@ -24,3 +28,16 @@ def legacy_stack() -> Iterator[Stack]:
 @pytest.fixture(scope="session")
 def token(stack: Stack) -> str:
     return stack.token()
+
+
+@pytest.fixture(scope="session")
+def pg_cluster() -> Iterator[Cluster]:
+    """One throwaway PostgreSQL cluster per test process, started on first use."""
+    with throwaway_cluster() as cluster:
+        yield cluster
+
+
+@pytest.fixture
+def pg_url(pg_cluster: Cluster) -> str:
+    """A fresh, empty database in the throwaway cluster."""
+    return pg_cluster.create_database(f"t{next(_databases)}")

@@ -7,9 +7,8 @@ served live to any follower of its owner.
 
 from __future__ import annotations
 
-import asyncio
 import logging
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any
@@ -28,6 +27,7 @@ from beacon.loop.frames import Frame, terminal_error
 from beacon.loop.orchestrator import Turn, TurnDeps, new_turn_id
 from beacon.loop.pages import decide_page, fetch_more, has_more, serve_pending
 from beacon.policy.capabilities import TIERS
+from beacon.server.follow import StoreFollowers
 from beacon.server.guard import (
     EdgeLimits,
     RequestGuard,
@@ -49,7 +49,8 @@ from beacon.server.openapi import (
 from beacon.server.settings import Settings
 from beacon.server.slots import SlotLocks
 from beacon.server.writer import FrameWriter
-from beacon.store.turns import SessionNotOwned, TurnStore
+from beacon.store.backends import open_store
+from beacon.store.turns import OpenTurn
 from beacon.upstream.errors import UpstreamError
 from beacon.upstream.mcp_client import connect
 from beacon.wire.frames import MoreReply
@@ -80,7 +81,7 @@ def _not_found(what: str) -> JSONResponse:
 
 
 def create_app(settings: Settings) -> FastAPI:
-    store = TurnStore(settings.db_path, settings.keyring)
+    store = open_store(settings.db, settings.keyring)
     verifier = Verifier(
         settings.jwks,
         issuer=settings.jwt_issuer,
@@ -92,14 +93,19 @@ def create_app(settings: Settings) -> FastAPI:
     # One load-more per (turn, slot) at a time: concurrent calls get the next page.
     slot_locks = SlotLocks()
     writer = FrameWriter(store)
+    # Turns other processes drive (a shared store), followed from the store.
+    followers = StoreFollowers(store, _interrupted) if store.shared else None
     state: dict[str, httpx.AsyncClient] = {}
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
-        # Turns a dead process left running end now, each with one `interrupted` error.
+        # Turns a dead process left running end now, each with one `interrupted` error
+        # (a turn another live process drives is left to it).
         stuck = await anyio.to_thread.run_sync(store.interrupt_running, _interrupted)
         if stuck:
             log.warning("finished %d turn(s) a stopped process left running", len(stuck))
+        if followers is not None:
+            followers.start()
         # Every turn in flight may hold one model stream: httpx's default pool (100
         # connections, 5 s to get one) turned a busy minute into llm_unavailable
         # errors that were Beacon's, not the model's. The pool waits as long as a call may.
@@ -111,6 +117,8 @@ def create_app(settings: Settings) -> FastAPI:
             yield
             await hub.drain()
             await writer.close()
+            if followers is not None:
+                await followers.stop()
             store.close()
 
     app = FastAPI(title="Beacon chat server", version=__version__, lifespan=lifespan)
@@ -142,8 +150,16 @@ def create_app(settings: Settings) -> FastAPI:
             return _not_found("turn")
         return identity
 
-    def persist(turn_id: str, frames: Sequence[Frame]) -> asyncio.Future[None]:
-        return writer.submit(turn_id, frames)
+    def persister(opening: OpenTurn) -> Callable[[Sequence[Frame]], Awaitable[None]]:
+        """A turn's frames to the writer; its row goes with the first batch (its
+        ``start``), so nothing is committed for it before that frame."""
+        unwritten = [opening]
+
+        async def persist(frames: Sequence[Frame]) -> None:
+            await writer.submit(opening.turn_id, frames, unwritten[0] if unwritten else None)
+            unwritten.clear()
+
+        return persist
 
     def stream(
         chunks: AsyncIterator[bytes], headers: dict[str, str] | None = None
@@ -179,10 +195,6 @@ def create_app(settings: Settings) -> FastAPI:
                     return _not_found("session")
                 session_id = body.session_id
         turn_id = new_turn_id()
-        try:
-            store.open_turn(turn_id, owner=identity.sub, session_id=session_id, mode=body.mode)
-        except SessionNotOwned:
-            return _not_found("session")
         deps = TurnDeps(
             mcp_url=settings.mcp_url,
             llm=LlmConfig(
@@ -211,7 +223,7 @@ def create_app(settings: Settings) -> FastAPI:
         hub.start(
             live,
             turn.run(),
-            lambda frames: persist(turn_id, frames),
+            persister(OpenTurn(turn_id, identity.sub, session_id, body.mode)),
             lambda seq: terminal_error(turn_id, seq, "save_failed", "the turn could not be saved"),
         )
         ids = {TURN_HEADER: turn_id} | ({SESSION_HEADER: session_id} if session_id else {})
@@ -244,9 +256,12 @@ def create_app(settings: Settings) -> FastAPI:
         if record is None or record.owner != identity.sub:
             return _not_found("turn")
         if record.status == "running":
-            # Stored as running, driven by no process here: its process died. It ends
-            # now, once, after every frame its clients received.
+            # Stored as running, driven by no process here. If its process died, it
+            # ends now, once, after every frame its clients received; if another
+            # process drives it (a shared store), it is followed from the store.
             await anyio.to_thread.run_sync(store.interrupt_running, _interrupted, turn_id)
+            if followers is not None:
+                return stream(followers.follow(turn_id, after))
         frames = await anyio.to_thread.run_sync(store.frames_after, turn_id, after)
 
         async def replay() -> AsyncIterator[bytes]:
@@ -276,7 +291,12 @@ def create_app(settings: Settings) -> FastAPI:
         if isinstance(identity, JSONResponse):
             return identity
         async with slot_locks.hold(turn_id, body.slot):
-            return await next_page(request, identity, turn_id, body.slot, x_beacon_scenario)
+            # Then across processes (a shared store holds a lock per slot).
+            held = await anyio.to_thread.run_sync(store.lock_slot, turn_id, body.slot)
+            try:
+                return await next_page(request, identity, turn_id, body.slot, x_beacon_scenario)
+            finally:
+                await anyio.to_thread.run_sync(held.release)
 
     async def next_page(
         request: Request, identity: Identity, turn_id: str, slot: str, scenario: str | None

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from pathlib import Path
 
 from beacon.adjudication import sentinel_from_env
 from beacon.store.crypto import Keyring, keyring_from_env
@@ -31,7 +30,8 @@ class Settings:
     jwks: str
     jwt_issuer: str
     jwt_audience: str
-    db_path: Path
+    # A file path (SQLite, one process) or a postgresql:// URL (several processes).
+    db: str
     keyring: Keyring
     answer_deadline_s: float
     heartbeat_s: float
@@ -96,7 +96,7 @@ def settings_from_env(environ: dict[str, str] | None = None) -> Settings:
         jwks=env["BEACON_JWKS"],
         jwt_issuer=env.get("BEACON_JWT_ISSUER", "beacon-stub"),
         jwt_audience=env.get("BEACON_JWT_AUDIENCE", "beacon"),
-        db_path=Path(env["BEACON_DB"]),
+        db=env["BEACON_DB"],
         keyring=keyring,
         answer_deadline_s=_seconds(env, "BEACON_ANSWER_DEADLINE_S", 120.0),
         heartbeat_s=_seconds(env, "BEACON_HEARTBEAT_S", 10.0),

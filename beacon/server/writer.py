@@ -1,15 +1,17 @@
 """One frame writer per process: batches every pending turn's frames into one commit.
 
-A hundred concurrent turns each writing through its own SQLite transaction
-queue up behind the write lock; one writer draining a queue commits them
-together. A turn hands over its frames whole, with its terminal, and the
-terminal is published only after that commit, so a finished turn always
-replays exactly what its client saw.
+A hundred concurrent turns each writing through its own transaction queue up
+behind the write lock; one writer draining a queue commits them together. A
+turn's row rides in the same commit as its ``start`` frame (``opening``), so a
+turn costs no commit of its own before its first frame is out. Frames are
+published only after their commit, so a finished turn always replays exactly
+what its client saw.
 
-The commit runs on the event loop (it takes tens of microseconds: less than a
-hop to a worker thread, which also made the two threads trade the GIL on every
-frame); the WAL checkpoint, which syncs the database file, is the one slow
-step, and it runs in a worker thread now and then.
+With SQLite the commit runs on the event loop (tens of microseconds: less than
+a hop to a worker thread, which also made the two threads trade the GIL on
+every frame) and the WAL checkpoint, which syncs the file, in a worker thread
+now and then; with PostgreSQL the commit is a round trip and runs in a worker
+thread (``call_write``), while the next batch gathers.
 """
 
 from __future__ import annotations
@@ -21,26 +23,28 @@ from collections.abc import Sequence
 import anyio
 
 from beacon.loop.frames import Frame
-from beacon.store.turns import TurnStore
+from beacon.store.turns import OpenTurn, TurnStore, call_write
 
 MAX_BATCH = 500
+Pending = tuple[str, Sequence[Frame], OpenTurn | None, "asyncio.Future[None]"]
 
 
 class FrameWriter:
     def __init__(self, store: TurnStore) -> None:
         self._store = store
-        self._queue: asyncio.Queue[tuple[str, Sequence[Frame], asyncio.Future[None]]] = (
-            asyncio.Queue()
-        )
+        self._queue: asyncio.Queue[Pending] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self._checkpoint: asyncio.Task[None] | None = None
 
-    def submit(self, turn_id: str, frames: Sequence[Frame]) -> asyncio.Future[None]:
-        """Queue a turn's frames; the future resolves when their batch is committed."""
+    def submit(
+        self, turn_id: str, frames: Sequence[Frame], opening: OpenTurn | None = None
+    ) -> asyncio.Future[None]:
+        """Queue a turn's frames (with its row, for its first ones); the future
+        resolves when their batch is committed."""
         if self._task is None or self._task.done():
             self._task = asyncio.create_task(self._drain(), name="frame-writer")
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._queue.put_nowait((turn_id, list(frames), done))
+        self._queue.put_nowait((turn_id, list(frames), opening, done))
         return done
 
     async def _drain(self) -> None:
@@ -50,18 +54,27 @@ class FrameWriter:
             while not self._queue.empty() and size < MAX_BATCH:
                 batch.append(self._queue.get_nowait())
                 size += len(batch[-1][1])
-            rows = [(turn_id, f.seq, f.type, f.encode()) for turn_id, fs, _ in batch for f in fs]
             try:
-                self._store.append_frames(rows)
-            except Exception as exc:
-                for _, _, done in batch:
-                    if not done.done():
-                        done.set_exception(exc)
-                continue
-            for _, _, done in batch:
-                if not done.done():
-                    done.set_result(None)
+                await self._commit(batch)
+            except Exception:
+                # One turn's refused write must not fail the others it was batched
+                # with: each is tried alone, and only its own future fails.
+                for pending in batch if len(batch) > 1 else ():
+                    with contextlib.suppress(Exception):
+                        await self._commit([pending])
             self._maybe_checkpoint()
+
+    async def _commit(self, batch: Sequence[Pending]) -> None:
+        rows = [(turn_id, f.seq, f.type, f.encode()) for turn_id, fs, _, _ in batch for f in fs]
+        opens = [opening for _, _, opening, _ in batch if opening is not None]
+        try:
+            await call_write(self._store, self._store.append_frames, rows, opens)
+        except Exception as exc:
+            if len(batch) == 1:
+                _settle(batch[0][3], exc)
+            raise
+        for *_, done in batch:
+            _settle(done, None)
 
     def _maybe_checkpoint(self) -> None:
         if self._checkpoint is not None and not self._checkpoint.done():
@@ -78,3 +91,12 @@ class FrameWriter:
                 await self._task
         if self._checkpoint is not None:
             await self._checkpoint
+
+
+def _settle(done: asyncio.Future[None], error: Exception | None) -> None:
+    if done.done():
+        return
+    if error is None:
+        done.set_result(None)
+    else:
+        done.set_exception(error)

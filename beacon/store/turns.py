@@ -1,165 +1,195 @@
-"""The durable record of turns: sessions, frames, answers, audit rows (SQLite).
+"""The durable record of turns: sessions, frames, answers, audit rows.
 
 Content is sealed (AES-256-GCM, ``beacon.store.crypto``) with the record's
 place as associated data, so a row copied elsewhere does not open.
 
-Two connections per store, each used under its own lock. Writes are small
-(one turn's frames, one answer: tens of microseconds), so the chat server makes
-them on its event loop: a worker-thread hop cost more than the write and made
-the two threads trade the GIL on every frame. Nothing slow may happen there,
-so the write connection never checkpoints the WAL by itself (that syncs the
-database file); ``checkpoint`` does it from a worker thread on its own
-connection. Reads (replays, transcripts: they unseal whole turns) run in
-worker threads on the read connection, which WAL lets proceed beside the
-writer. One process writes a database; others may read it.
+``TurnStore`` holds every record rule once; a backend supplies connections,
+transactions and what only it can know — which turns' processes are alive.
+Two backends: SQLite (``sqlite.py``: embedded, one writing process) and
+PostgreSQL (``postgres.py``: several server processes on one database, with
+live followers told of new frames by NOTIFY). The SQL below is the subset both
+speak; a backend's ``_tx`` rewrites the placeholders where needed.
 """
 
 from __future__ import annotations
 
 import json
-import sqlite3
-import threading
+import secrets
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
-from pathlib import Path
-from typing import Any
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from contextlib import AbstractContextManager
+from functools import partial
+from typing import Any, ClassVar, NamedTuple, Protocol, TypeVar
+
+import anyio
 
 from beacon.store.crypto import Keyring, record_context, seal, unseal, unseal_text
 from beacon.store.errors import StoreError
-from beacon.store.records import Message as Message
-from beacon.store.records import SaveFailed as SaveFailed
-from beacon.store.records import SessionNotOwned as SessionNotOwned
-from beacon.store.records import TurnRecord as TurnRecord
-from beacon.store.schema import AUDIT_INSERT, SCHEMA
+from beacon.store.records import Message, SaveFailed, SessionNotOwned, TurnRecord
+from beacon.store.schema import AUDIT_COLUMNS, AUDIT_INSERT
 from beacon.wire.frames import TERMINAL_FRAMES
 
-WRITER_BUSY_MS = 5_000
-READER_BUSY_MS = 30_000
+__all__ = [
+    "Message",
+    "OpenTurn",
+    "SaveFailed",
+    "SessionNotOwned",
+    "SlotHold",
+    "StoredFrame",
+    "TurnRecord",
+    "TurnStore",
+    "call_write",
+]
+
+# (turn_id, seq, type, encoded frame)
+FrameRow = tuple[str, int, str, bytes]
+# (seq, encoded frame)
+StoredFrame = tuple[int, bytes]
+T = TypeVar("T")
+
+
+class Rows(Protocol):
+    def fetchone(self) -> Any: ...
+    def fetchall(self) -> list[Any]: ...
+
+
+class Tx(Protocol):
+    """One transaction's statements (``?`` placeholders, positional parameters)."""
+
+    def execute(self, sql: str, params: Sequence[object] = ..., /) -> Rows: ...
+    def executemany(self, sql: str, rows: Sequence[Sequence[object]], /) -> Any: ...
+
+
+class SlotHold(Protocol):
+    """A held load-more lock on one (turn, slot); ``release`` lets the next caller in."""
+
+    def release(self) -> None: ...
+
+
+class _NoHold:
+    def release(self) -> None:
+        return None
+
+
+class OpenTurn(NamedTuple):
+    """A turn's row, written in the same commit as its first frames."""
+
+    turn_id: str
+    owner: str
+    session_id: str | None
+    mode: str
+
+
+def new_worker_id() -> int:
+    """A process's id in the turns it drives: positive and fits an int4 (PostgreSQL
+    advisory lock keys)."""
+    return secrets.randbelow(2**31 - 2) + 1
 
 
 class TurnStore:
-    # Write transactions between checkpoints: ~a few hundred turns' frames.
-    CHECKPOINT_EVERY = 256
+    """Every record rule, over a backend's transactions."""
 
-    def __init__(self, path: str | Path, keyring: Keyring) -> None:
-        self.path = str(path)
+    # Whether writes may run on the event loop (an embedded database's commit takes
+    # tens of microseconds) or must go to a worker thread (a network round trip).
+    writes_on_loop: ClassVar[bool] = True
+    # Whether several server processes may share this store (live follow across them).
+    shared: ClassVar[bool] = False
+    # The column that keeps insertion order where a table has no other.
+    _order: ClassVar[str] = "rowid"
+    # The database's errors: an answer it refuses is SaveFailed, never half-saved.
+    _db_errors: ClassVar[tuple[type[Exception], ...]] = ()
+
+    def __init__(self, keyring: Keyring) -> None:
         self._ring = keyring
-        self._write_lock = threading.Lock()
-        self._read_lock = threading.Lock()
-        self._writes = 0
-        # check_same_thread is off because the read connection serves any worker
-        # thread (and tests call from theirs); the locks make each use exclusive.
-        # The writer runs on the event loop: it waits on another process's lock for
-        # at most a few seconds (then the write fails as an error), never 30 s.
-        self._writer: sqlite3.Connection | None = self._open(busy_ms=WRITER_BUSY_MS)
-        self._writer.execute("PRAGMA journal_mode=WAL")  # a property of the file
-        self._writer.execute("PRAGMA wal_autocheckpoint=0")  # see checkpoint()
-        self._writer.executescript(SCHEMA)
-        self._reader: sqlite3.Connection | None = self._open()
+        self.worker = new_worker_id()
 
-    def _open(self, busy_ms: int = READER_BUSY_MS) -> sqlite3.Connection:
-        # ``timeout`` is SQLite's busy timeout: how long a locked database is waited on.
-        db = sqlite3.connect(
-            self.path, timeout=busy_ms / 1000, isolation_level=None, check_same_thread=False
-        )
-        db.execute("PRAGMA synchronous=NORMAL")  # durable across a crash of the process
-        return db
+    # --- what a backend provides ------------------------------------------------
 
-    @contextmanager
-    def _writing(self) -> Iterator[sqlite3.Connection]:
-        with self._write_lock:
-            if self._writer is None:
-                raise StoreError("the store is closed")
-            try:
-                yield self._writer
-            finally:
-                # A failed statement must not leave its transaction open for the
-                # next caller of this shared connection.
-                if self._writer.in_transaction:
-                    self._writer.execute("ROLLBACK")
-                self._writes += 1
+    def _transaction(self) -> AbstractContextManager[Tx]:
+        """A write transaction: committed when the block ends, rolled back on error."""
+        raise NotImplementedError
 
-    @contextmanager
-    def _reading(self) -> Iterator[sqlite3.Connection]:
-        with self._read_lock:
-            if self._reader is None:
-                raise StoreError("the store is closed")
-            yield self._reader
+    def _reading(self) -> AbstractContextManager[Tx]:
+        raise NotImplementedError
 
-    def checkpoint_due(self) -> bool:
-        """Whether enough has been written to move the WAL into the database."""
-        return self._writes >= self.CHECKPOINT_EVERY
+    def _dead_running(self, tx: Tx, turn_id: str | None) -> list[str]:
+        """Running turns (all, or just ``turn_id``) whose process is gone, locked
+        for this transaction where the backend can lock rows."""
+        raise NotImplementedError
 
-    def checkpoint(self) -> None:
-        """Copy the WAL into the database (PASSIVE: never waits on readers or the
-        writer). Slow — it syncs the file — so call it from a worker thread."""
-        self._writes = 0
-        db = self._open()
-        try:
-            db.execute("PRAGMA wal_checkpoint(PASSIVE)")
-        finally:
-            db.close()
+    def _announce(self, tx: Tx, turn_ids: Sequence[str]) -> None:
+        """Tell other processes these turns have new frames (in this transaction)."""
 
     def close(self) -> None:
-        with self._write_lock, self._read_lock:
-            for db in (self._reader, self._writer):
-                if db is not None:
-                    db.close()
-            self._reader = self._writer = None
+        raise NotImplementedError
+
+    def checkpoint_due(self) -> bool:
+        return False
+
+    def checkpoint(self) -> None:
+        return None
+
+    def notifications(self) -> AsyncIterator[list[str]]:
+        """Turn ids with newly committed frames, from every process (shared stores)."""
+        raise StoreError("this store is not shared between processes")
+
+    def lock_slot(self, turn_id: str, slot: str) -> SlotHold:
+        """Hold one load-more of (turn, slot) against other processes. One process's
+        callers take turns in ``beacon.server.slots``; this is for a shared store."""
+        return _NoHold()
+
+    # --- turns and frames -------------------------------------------------------
+
+    def _insert_turns(self, tx: Tx, opens: Sequence[OpenTurn], now: float) -> None:
+        for turn_id, owner, session_id, mode in opens:
+            if session_id is not None:
+                tx.execute(
+                    "INSERT INTO sessions (id, owner, created_at) VALUES (?, ?, ?) "
+                    "ON CONFLICT (id) DO NOTHING",
+                    (session_id, owner, now),
+                )
+                row = tx.execute("SELECT owner FROM sessions WHERE id = ?", (session_id,))
+                if row.fetchone()[0] != owner:
+                    raise SessionNotOwned(session_id)
+            tx.execute(
+                "INSERT INTO turns (id, session_id, owner, mode, status, created_at, worker) "
+                "VALUES (?, ?, ?, ?, 'running', ?, ?)",
+                (turn_id, session_id, owner, mode, now, self.worker),
+            )
 
     def open_turn(self, turn_id: str, *, owner: str, session_id: str | None, mode: str) -> None:
-        now = time.time()
-        with self._writing() as db:
-            db.execute("BEGIN IMMEDIATE")
-            if session_id is not None:
-                row = db.execute(
-                    "SELECT owner FROM sessions WHERE id = ?", (session_id,)
-                ).fetchone()
-                if row is None:
-                    db.execute("INSERT INTO sessions VALUES (?, ?, ?)", (session_id, owner, now))
-                elif row[0] != owner:
-                    db.execute("ROLLBACK")
-                    raise SessionNotOwned(session_id)
-            db.execute(
-                "INSERT INTO turns VALUES (?, ?, ?, ?, 'running', ?)",
-                (turn_id, session_id, owner, mode, now),
-            )
-            db.execute("COMMIT")
+        with self._transaction() as tx:
+            self._insert_turns(tx, [OpenTurn(turn_id, owner, session_id, mode)], time.time())
 
     def interrupt_running(
         self, make: Callable[[str, int], bytes], turn_id: str | None = None
     ) -> list[str]:
-        """Finish turns a dead process left ``running``: each gets one ``error`` frame
-        (``make(turn_id, seq)`` encodes it) after its last stored frame, and its status,
-        in one commit. With ``turn_id``, only that turn. One process writes a store, so
-        a running turn this process does not drive is a dead one's."""
-        query = "SELECT id FROM turns WHERE status = 'running'"
-        with self._writing() as db:
-            db.execute("BEGIN IMMEDIATE")
-            ids = [
-                str(r[0])
-                for r in (
-                    db.execute(query + " AND id = ?", (turn_id,))
-                    if turn_id is not None
-                    else db.execute(query)
-                ).fetchall()
-            ]
+        """Finish running turns whose process is gone: each gets one ``error`` frame
+        (``make(turn_id, seq)`` encodes it) after its last stored frame, and its
+        status, in one commit. With ``turn_id``, only that turn. A turn another live
+        process drives is left alone."""
+        with self._transaction() as tx:
+            ids = self._dead_running(tx, turn_id)
             for stuck in ids:
-                (last,) = db.execute(
+                (last,) = tx.execute(
                     "SELECT COALESCE(MAX(seq), 0) FROM frames WHERE turn_id = ?", (stuck,)
                 ).fetchone()
                 seq = int(last) + 1
                 sealed = seal(
                     self._ring, make(stuck, seq), context=record_context(stuck, "frame", str(seq))
                 )
-                db.execute("INSERT INTO frames VALUES (?, ?, 'error', ?)", (stuck, seq, sealed))
-                db.execute("UPDATE turns SET status = 'error' WHERE id = ?", (stuck,))
-            db.execute("COMMIT")
+                tx.execute(
+                    "INSERT INTO frames (turn_id, seq, type, body) VALUES (?, ?, 'error', ?)",
+                    (stuck, seq, sealed),
+                )
+                tx.execute("UPDATE turns SET status = 'error' WHERE id = ?", (stuck,))
+            self._announce(tx, ids)
         return ids
 
-    def append_frames(self, frames: Sequence[tuple[str, int, str, bytes]]) -> None:
-        """Many frames (of any turns) in one transaction: one writer, few commits."""
+    def append_frames(self, frames: Sequence[FrameRow], opens: Sequence[OpenTurn] = ()) -> None:
+        """Many frames (of any turns) in one transaction: one writer, few commits.
+        ``opens`` are turns whose row is written in the same commit as their first
+        frame, so a turn costs no commit of its own before its ``start`` is out."""
         rows = [
             (
                 turn_id,
@@ -170,12 +200,14 @@ class TurnStore:
             for turn_id, seq, frame_type, encoded in frames
         ]
         terminals = [(t, turn_id) for turn_id, _, t, _ in frames if t in TERMINAL_FRAMES]
-        with self._writing() as db:
-            db.execute("BEGIN IMMEDIATE")
-            db.executemany("INSERT INTO frames VALUES (?, ?, ?, ?)", rows)
+        with self._transaction() as tx:
+            self._insert_turns(tx, opens, time.time())
+            tx.executemany(
+                "INSERT INTO frames (turn_id, seq, type, body) VALUES (?, ?, ?, ?)", rows
+            )
             # A terminal frame finishes its turn in the same commit.
-            db.executemany("UPDATE turns SET status = ? WHERE id = ?", terminals)
-            db.execute("COMMIT")
+            tx.executemany("UPDATE turns SET status = ? WHERE id = ?", terminals)
+            self._announce(tx, sorted({turn_id for turn_id, *_ in frames}))
 
     def save_answer(
         self,
@@ -199,10 +231,9 @@ class TurnStore:
             self._ring, json.dumps(list(sources)), context=record_context(turn_id, "sources")
         )
         try:
-            with self._writing() as db:
-                db.execute("BEGIN IMMEDIATE")
-                db.execute(
-                    "INSERT INTO answers VALUES (?, ?, ?, ?)",
+            with self._transaction() as tx:
+                tx.execute(
+                    "INSERT INTO answers (turn_id, body, sources, saved_at) VALUES (?, ?, ?, ?)",
                     (
                         turn_id,
                         seal(self._ring, answer, context=record_context(turn_id, "answer")),
@@ -211,41 +242,31 @@ class TurnStore:
                     ),
                 )
                 if session_id is not None:
-                    for role, text, at in (("user", question, now), ("assistant", answer, now)):
+                    for role, text in (("user", question), ("assistant", answer)):
                         context = record_context(session_id, "message", turn_id, role)
-                        db.execute(
-                            "INSERT INTO messages VALUES (?, ?, ?, ?, ?)",
+                        tx.execute(
+                            "INSERT INTO messages (session_id, turn_id, role, body, created_at) "
+                            "VALUES (?, ?, ?, ?, ?)",
                             (
                                 session_id,
                                 turn_id,
                                 role,
                                 seal(self._ring, text, context=context),
-                                at,
+                                now,
                             ),
                         )
                 for slot, record in (pages or {}).items():
-                    db.execute(
-                        "INSERT OR REPLACE INTO pages VALUES (?, ?, ?)",
-                        (
-                            turn_id,
-                            slot,
-                            seal(
-                                self._ring,
-                                json.dumps(record),
-                                context=record_context(turn_id, "pages", slot),
-                            ),
-                        ),
-                    )
+                    self._write_pages(tx, turn_id, slot, record)
                 if audit:
-                    db.executemany(AUDIT_INSERT, list(audit))
-                db.executemany(
-                    "INSERT INTO narration_audit VALUES (?, ?, ?, ?, ?)",
+                    tx.executemany(AUDIT_INSERT, [_audit_values(row) for row in audit])
+                tx.executemany(
+                    "INSERT INTO narration_audit (turn_id, kind, rule, token, at) "
+                    "VALUES (?, ?, ?, ?, ?)",
                     [(turn_id, n["kind"], n["rule"], n["token"], now) for n in narration],
                 )
                 if narrowing is not None:
-                    self._write_narrowing(db, *narrowing)
-                db.execute("COMMIT")
-        except sqlite3.Error as exc:
+                    self._write_narrowing(tx, *narrowing)
+        except self._db_errors as exc:
             raise SaveFailed(f"the answer could not be saved: {exc}") from exc
 
     def turn(self, turn_id: str) -> TurnRecord | None:
@@ -256,15 +277,22 @@ class TurnStore:
         return TurnRecord(*row) if row else None
 
     def frames_after(self, turn_id: str, after: int) -> list[bytes]:
+        return [body for _, body in self.frames_since(turn_id, after)[1]]
+
+    def frames_since(self, turn_id: str, after: int) -> tuple[str | None, list[StoredFrame]]:
+        """The turn's status and its frames with seq > ``after``. The status is read
+        first: a status other than ``running`` means the terminal is among the frames."""
         with self._reading() as db:
+            status = db.execute("SELECT status FROM turns WHERE id = ?", (turn_id,)).fetchone()
             rows = db.execute(
                 "SELECT seq, body FROM frames WHERE turn_id = ? AND seq > ? ORDER BY seq",
                 (turn_id, after),
             ).fetchall()
-        return [
-            unseal(self._ring, body, context=record_context(turn_id, "frame", str(seq)))
+        frames = [
+            (int(seq), unseal(self._ring, body, context=record_context(turn_id, "frame", str(seq))))
             for seq, body in rows
         ]
+        return (None if status is None else str(status[0])), frames
 
     def answer(self, turn_id: str) -> tuple[str, list[dict[str, Any]]] | None:
         with self._reading() as db:
@@ -286,7 +314,7 @@ class TurnStore:
         with self._reading() as db:
             rows = db.execute(
                 "SELECT turn_id, role, body FROM messages WHERE session_id = ? "
-                "ORDER BY created_at, rowid",
+                f"ORDER BY created_at, {self._order}",
                 (session_id,),
             ).fetchall()
         return [
@@ -300,26 +328,24 @@ class TurnStore:
             for turn_id, role, body in rows
         ]
 
-    def _put_json(self, sql: str, key: tuple[str, ...], context: bytes, value: object) -> None:
-        body = seal(self._ring, json.dumps(value), context=context)
-        with self._writing() as db:
-            db.execute(sql, (*key, body))
+    # --- per-session and per-slot records ---------------------------------------
 
     def _get_json(self, sql: str, key: tuple[str, ...], context: bytes) -> Any:
         with self._reading() as db:
             row = db.execute(sql, key).fetchone()
         return None if row is None else json.loads(unseal_text(self._ring, row[0], context=context))
 
-    def _write_narrowing(
-        self, db: sqlite3.Connection, session_id: str, record: dict[str, Any] | None
-    ) -> None:
+    def _write_narrowing(self, tx: Tx, session_id: str, record: dict[str, Any] | None) -> None:
         """The session's narrowing (None clears it): owned by dispatch, not the model."""
         if record is None:
-            db.execute("DELETE FROM narrowing WHERE session_id = ?", (session_id,))
+            tx.execute("DELETE FROM narrowing WHERE session_id = ?", (session_id,))
             return
         body = seal(self._ring, json.dumps(record), context=record_context(session_id, "narrowing"))
-        db.execute(
-            "INSERT OR REPLACE INTO narrowing VALUES (?, ?, ?)", (session_id, body, time.time())
+        tx.execute(
+            "INSERT INTO narrowing (session_id, body, updated_at) VALUES (?, ?, ?) "
+            "ON CONFLICT (session_id) DO UPDATE SET body = excluded.body, "
+            "updated_at = excluded.updated_at",
+            (session_id, body, time.time()),
         )
 
     def load_narrowing(self, session_id: str) -> dict[str, Any] | None:
@@ -330,14 +356,18 @@ class TurnStore:
         )
         return found if isinstance(found, dict) else None
 
+    def _write_pages(self, tx: Tx, turn_id: str, slot: str, record: dict[str, Any]) -> None:
+        body = seal(self._ring, json.dumps(record), context=record_context(turn_id, "pages", slot))
+        tx.execute(
+            "INSERT INTO pages (turn_id, slot, body) VALUES (?, ?, ?) "
+            "ON CONFLICT (turn_id, slot) DO UPDATE SET body = excluded.body",
+            (turn_id, slot, body),
+        )
+
     def save_pages(self, turn_id: str, slot: str, record: dict[str, Any]) -> None:
         """What load-more needs to fetch and stitch the next page of one source."""
-        self._put_json(
-            "INSERT OR REPLACE INTO pages VALUES (?, ?, ?)",
-            (turn_id, slot),
-            record_context(turn_id, "pages", slot),
-            record,
-        )
+        with self._transaction() as tx:
+            self._write_pages(tx, turn_id, slot, record)
 
     def page_slots(self, turn_id: str) -> list[str]:
         """The slots of a turn that kept a load-more record."""
@@ -358,9 +388,11 @@ class TurnStore:
     def save_feedback(self, turn_id: str, *, owner: str, rating: str, comment: str) -> None:
         """The user's verdict on an answer; the comment is content, so it is sealed."""
         body = seal(self._ring, comment, context=record_context(turn_id, "feedback"))
-        with self._writing() as db:
-            db.execute(
-                "INSERT OR REPLACE INTO feedback VALUES (?, ?, ?, ?, ?)",
+        with self._transaction() as tx:
+            tx.execute(
+                "INSERT INTO feedback (turn_id, owner, rating, body, at) VALUES (?, ?, ?, ?, ?) "
+                "ON CONFLICT (turn_id) DO UPDATE SET owner = excluded.owner, "
+                "rating = excluded.rating, body = excluded.body, at = excluded.at",
                 (turn_id, owner, rating, body, time.time()),
             )
 
@@ -375,23 +407,41 @@ class TurnStore:
             self._ring, row[1], context=record_context(turn_id, "feedback")
         )
 
+    # --- audit ------------------------------------------------------------------
+
     def record_audit(self, rows: Sequence[dict[str, Any]]) -> None:
-        with self._writing() as db:
-            db.executemany(AUDIT_INSERT, list(rows))
+        with self._transaction() as tx:
+            tx.executemany(AUDIT_INSERT, [_audit_values(row) for row in rows])
 
     def narration_drops(self, turn_id: str) -> list[dict[str, str]]:
         """The turn's narration audit rows, in the order they were made."""
         with self._reading() as db:
             rows = db.execute(
-                "SELECT kind, rule, token FROM narration_audit WHERE turn_id = ? ORDER BY rowid",
+                "SELECT kind, rule, token FROM narration_audit WHERE turn_id = ? "
+                f"ORDER BY {self._order}",
                 (turn_id,),
             ).fetchall()
         return [{"kind": k, "rule": r, "token": t} for k, r, t in rows]
 
     def audit_rows(self, turn_id: str) -> list[dict[str, Any]]:
+        columns = ", ".join(AUDIT_COLUMNS)
         with self._reading() as db:
-            # The row factory on this cursor only: the connection is shared.
-            cursor = db.cursor()
-            cursor.row_factory = sqlite3.Row
-            rows = cursor.execute("SELECT * FROM audit WHERE turn_id = ?", (turn_id,)).fetchall()
-        return [dict(r) for r in rows]
+            rows = db.execute(
+                f"SELECT {columns} FROM audit WHERE turn_id = ? ORDER BY {self._order}",
+                (turn_id,),
+            ).fetchall()
+        return [dict(zip(AUDIT_COLUMNS, row, strict=True)) for row in rows]
+
+
+def _audit_values(row: Mapping[str, Any]) -> tuple[object, ...]:
+    # Flags are stored as 0/1 on every backend (PostgreSQL will not take a bool
+    # into an integer column).
+    return tuple(int(row[c]) if c in ("allowed", "hint_present") else row[c] for c in AUDIT_COLUMNS)
+
+
+async def call_write(store: TurnStore, write: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
+    """Run one of ``store``'s writes where that backend's writes belong: on the event
+    loop for an embedded database, in a worker thread for one across a socket."""
+    if store.writes_on_loop:
+        return write(*args, **kwargs)
+    return await anyio.to_thread.run_sync(partial(write, *args, **kwargs))

@@ -10,7 +10,7 @@ import httpx
 import pytest
 
 from beacon.cli.ask import run_turn
-from beacon.store.schema import SCHEMA
+from beacon.store.schema import SQLITE_SCHEMA
 from beacon.wire.sse import parse_sse
 from harness.chat_process import chat_env, running_chat
 from harness.stack import Stack
@@ -31,7 +31,7 @@ def llm_turn_requests(stack: Stack, turn_id: str) -> int:
 
 def test_a_failing_save_is_an_error_with_no_done_and_no_retry(stack: Stack, tmp_path: Path) -> None:
     db = sqlite3.connect(tmp_path / "beacon.sqlite3")
-    db.executescript(SCHEMA + REFUSE_ANSWERS)  # a real SQLite failure, not a mock
+    db.executescript(SQLITE_SCHEMA + REFUSE_ANSWERS)  # a real SQLite failure, not a mock
     db.close()
     with running_chat(chat_env(stack, tmp_path)) as chat:
         events = run_turn(chat, {"message": PHOTOS}, token=stack.token())

@@ -12,14 +12,14 @@ import pytest
 from beacon.loop.frames import FrameMaker
 from beacon.server.writer import FrameWriter
 from beacon.store.crypto import format_key, generate_key, parse_keys
-from beacon.store.turns import TurnStore
+from beacon.store.sqlite import SqliteStore
 
 
 def test_a_busy_writer_checkpoints_the_wal_into_the_database(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(TurnStore, "CHECKPOINT_EVERY", 4)
-    store = TurnStore(tmp_path / "b.sqlite3", parse_keys(format_key("k1", generate_key())))
+    monkeypatch.setattr(SqliteStore, "CHECKPOINT_EVERY", 4)
+    store = SqliteStore(tmp_path / "b.sqlite3", parse_keys(format_key("k1", generate_key())))
     store.open_turn("t1", owner="u", session_id=None, mode="single")
     maker = FrameMaker("t1")
 

@@ -1,29 +1,93 @@
 """The turn store keeps content sealed, opens old records after a key rotation,
-and never returns a tampered record as text."""
+never returns a tampered record as text, and saves a turn whole or not at all —
+on SQLite and on PostgreSQL alike (each test that is not about one backend runs
+on both)."""
 
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
+import psycopg
 import pytest
 
+from beacon.store.backends import open_store
 from beacon.store.crypto import format_key, generate_key, parse_keys
 from beacon.store.errors import SealedRecordError, StoreError
-from beacon.store.turns import SaveFailed, SessionNotOwned, TurnStore
+from beacon.store.sqlite import SqliteStore
+from beacon.store.turns import OpenTurn, SaveFailed, SessionNotOwned, TurnStore
 
 K1, K2 = format_key("k1", generate_key()), format_key("k2", generate_key())
+# Every table that holds sealed content, with its sealed column(s).
+SEALED = {
+    "frames": ("body",),
+    "answers": ("body", "sources"),
+    "messages": ("body",),
+    "narrowing": ("body",),
+    "pages": ("body",),
+    "feedback": ("body",),
+}
 
 
-def store(path: Path, spec: str) -> TurnStore:
-    return TurnStore(path / "beacon.sqlite3", parse_keys(spec))
+class Backend:
+    """Opens stores on one database and reaches under them, as an attacker or a
+    full disk would."""
+
+    def __init__(self, location: str) -> None:
+        self.location = location
+        self.opened: list[TurnStore] = []
+
+    def store(self, spec: str = K1) -> TurnStore:
+        self.opened.append(open_store(self.location, parse_keys(spec)))
+        return self.opened[-1]
+
+    def sql(self, statement: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        if self.location.startswith("postgresql://"):
+            with psycopg.connect(self.location, autocommit=True) as conn:
+                cursor = conn.execute(statement.replace("?", "%s"), params)
+                return list(cursor.fetchall()) if cursor.description else []
+        db = sqlite3.connect(self.location, isolation_level=None)
+        try:
+            return list(db.execute(statement, params).fetchall())
+        finally:
+            db.close()
+
+    def refuse_messages(self) -> None:
+        """The database refuses every transcript row from now on."""
+        if self.location.startswith("postgresql://"):
+            self.sql(
+                "CREATE FUNCTION refuse() RETURNS trigger AS "
+                "$$ BEGIN RAISE EXCEPTION 'full'; END $$ LANGUAGE plpgsql"
+            )
+            self.sql(
+                "CREATE TRIGGER no_messages BEFORE INSERT ON messages "
+                "FOR EACH ROW EXECUTE FUNCTION refuse()"
+            )
+        else:
+            self.sql(
+                "CREATE TRIGGER no_messages BEFORE INSERT ON messages "
+                "BEGIN SELECT RAISE(ABORT, 'full'); END"
+            )
 
 
-def test_records_sealed_under_a_retired_key_still_open(tmp_path: Path) -> None:
-    old = store(tmp_path, K1)
+@pytest.fixture(params=["sqlite", "postgresql"])
+def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Backend]:
+    if request.param == "sqlite":
+        opened = Backend(str(tmp_path / "beacon.sqlite3"))
+    else:
+        opened = Backend(request.getfixturevalue("pg_url"))
+    yield opened
+    for store in opened.opened:
+        store.close()
+
+
+def test_records_sealed_under_a_retired_key_still_open(backend: Backend) -> None:
+    old = backend.store(K1)
     old.open_turn("t1", owner="u", session_id="s1", mode="chat")
     old.save_answer("t1", session_id="s1", question="q?", answer="exactly 24.", sources=[])
-    rotated = store(tmp_path, f"{K2},{K1}")  # k2 active, k1 retired but readable
+    rotated = backend.store(f"{K2},{K1}")  # k2 active, k1 retired but readable
     rotated.open_turn("t2", owner="u", session_id="s1", mode="chat")
     rotated.save_answer(
         "t2",
@@ -37,66 +101,135 @@ def test_records_sealed_under_a_retired_key_still_open(tmp_path: Path) -> None:
     assert rotated.answer("t2") == ("at least 3,000.", [{"id": "cap-1"}])
 
 
-def test_content_is_not_stored_in_the_clear(tmp_path: Path) -> None:
-    kept = store(tmp_path, K1)
+def test_content_is_not_stored_in_the_clear(backend: Backend) -> None:
+    kept = backend.store()
     kept.open_turn("t1", owner="u", session_id="s1", mode="chat")
+    kept.append_frames([("t1", 1, "start", b"secret frame")])
     kept.save_answer(
-        "t1", session_id="s1", question="secret question", answer="secret answer", sources=[]
+        "t1",
+        session_id="s1",
+        question="secret question",
+        answer="secret answer",
+        sources=[{"title": "secret source"}],
+        pages={"search#1": {"secret": "page"}},
+        narrowing=("s1", {"secret": "narrowing"}),
     )
     kept.save_feedback("t1", owner="u", rating="down", comment="secret comment")
-    raw = (tmp_path / "beacon.sqlite3").read_bytes()
-    assert b"secret" not in raw
+    for table, columns in SEALED.items():
+        rows = backend.sql(f"SELECT {', '.join(columns)} FROM {table}")
+        assert rows, table
+        assert all(b"secret" not in bytes(value) for row in rows for value in row), table
     assert kept.feedback("t1") == ("down", "secret comment")
 
 
-def test_a_tampered_record_is_an_error_never_garbage(tmp_path: Path) -> None:
-    kept = store(tmp_path, K1)
+def test_a_tampered_record_is_an_error_never_garbage(backend: Backend) -> None:
+    kept = backend.store()
     kept.open_turn("t1", owner="u", session_id=None, mode="single")
     kept.save_answer("t1", session_id=None, question="q", answer="exactly 24.", sources=[])
-    db = sqlite3.connect(tmp_path / "beacon.sqlite3")
-    (body,) = db.execute("SELECT body FROM answers").fetchone()
+    ((body,),) = backend.sql("SELECT body FROM answers")
     flipped = bytes(body[:-1]) + bytes([body[-1] ^ 1])
-    db.execute("UPDATE answers SET body = ?", (flipped,))
-    db.commit()
-    db.close()
+    backend.sql("UPDATE answers SET body = ?", (flipped,))
     with pytest.raises(SealedRecordError):
         kept.answer("t1")
 
 
-def test_a_session_cannot_be_continued_by_someone_else(tmp_path: Path) -> None:
-    kept = store(tmp_path, K1)
+def test_a_session_cannot_be_continued_by_someone_else(backend: Backend) -> None:
+    kept = backend.store()
     kept.open_turn("t1", owner="alice", session_id="s1", mode="chat")
     with pytest.raises(SessionNotOwned):
         kept.open_turn("t2", owner="mallory", session_id="s1", mode="chat")
     assert kept.turn("t2") is None
 
 
-def test_a_database_that_refuses_the_answer_raises_save_failed(tmp_path: Path) -> None:
-    kept = store(tmp_path, K1)
+def test_a_database_that_refuses_the_answer_raises_save_failed(backend: Backend) -> None:
+    kept = backend.store()
     kept.open_turn("t1", owner="u", session_id="s1", mode="chat")
-    db = sqlite3.connect(tmp_path / "beacon.sqlite3")
-    db.execute(
-        "CREATE TRIGGER no_messages BEFORE INSERT ON messages "
-        "BEGIN SELECT RAISE(ABORT, 'full'); END"
-    )
-    db.commit()
-    db.close()
+    backend.refuse_messages()
     with pytest.raises(SaveFailed):
         kept.save_answer("t1", session_id="s1", question="q", answer="a", sources=[])
     assert kept.answer("t1") is None  # one transaction: no half-saved turn
 
 
-def test_a_terminal_frame_finishes_its_turn_in_the_same_commit(tmp_path: Path) -> None:
-    kept = store(tmp_path, K1)
+def test_a_terminal_frame_finishes_its_turn_in_the_same_commit(backend: Backend) -> None:
+    kept = backend.store()
     kept.open_turn("t1", owner="u", session_id=None, mode="single")
     kept.append_frames([("t1", 1, "start", b"a"), ("t1", 2, "error", b"b")])
     record = kept.turn("t1")
     assert record is not None and record.status == "error"
     assert kept.frames_after("t1", 0) == [b"a", b"b"]
+    assert kept.frames_since("t1", 1) == ("error", [(2, b"b")])
+
+
+def test_a_turn_row_rides_in_the_commit_of_its_first_frames(backend: Backend) -> None:
+    kept = backend.store()
+    kept.append_frames(
+        [("t1", 1, "start", b"a")], opens=[OpenTurn("t1", "u", session_id="s1", mode="chat")]
+    )
+    record = kept.turn("t1")
+    assert record is not None and (record.owner, record.status) == ("u", "running")
+    assert kept.session_owner("s1") == "u"
+    # A refused batch leaves neither the turn nor its frames.
+    with pytest.raises(SessionNotOwned):
+        kept.append_frames(
+            [("t2", 1, "start", b"b")], opens=[OpenTurn("t2", "eve", session_id="s1", mode="chat")]
+        )
+    assert kept.turn("t2") is None and kept.frames_after("t2", 0) == []
+
+
+def test_a_running_turn_of_a_stopped_store_is_interrupted_once(backend: Backend) -> None:
+    first = backend.store()
+    first.open_turn("t1", owner="u", session_id=None, mode="single")
+    first.append_frames([("t1", 1, "start", b"a")])
+    first.close()  # the process that drove t1 is gone
+    second = backend.store()
+    error: Callable[[str, int], bytes] = lambda turn, seq: f"error {turn} {seq}".encode()  # noqa: E731
+    assert second.interrupt_running(error) == ["t1"]
+    assert second.interrupt_running(error) == []  # once
+    assert second.frames_since("t1", 0) == ("error", [(1, b"a"), (2, b"error t1 2")])
+
+
+def test_a_turn_its_own_live_store_drives_is_never_interrupted(backend: Backend) -> None:
+    kept = backend.store()
+    kept.open_turn("t1", owner="u", session_id=None, mode="single")
+    assert kept.interrupt_running(lambda turn, seq: b"x", "t1") == []
+    record = kept.turn("t1")
+    assert record is not None and record.status == "running"
+
+
+def test_a_closed_store_refuses_work(backend: Backend) -> None:
+    kept = backend.store()
+    kept.close()
+    with pytest.raises(StoreError):
+        kept.open_turn("t1", owner="u", session_id=None, mode="single")
+    with pytest.raises(StoreError):
+        kept.turn("t1")
+
+
+def test_audit_rows_keep_their_order_and_flags(backend: Backend) -> None:
+    kept = backend.store()
+    row = {"turn_id": "t1", "sub": "u", "capability": None, "reason": "r", "at": "now"}
+    kept.record_audit(
+        [
+            {**row, "tool": "search_photos", "allowed": True, "hint_present": False},
+            {**row, "tool": "query_data", "allowed": False, "hint_present": True},
+        ]
+    )
+    rows = kept.audit_rows("t1")
+    assert [(r["tool"], r["allowed"], r["hint_present"]) for r in rows] == [
+        ("search_photos", 1, 0),
+        ("query_data", 0, 1),
+    ]
+
+
+# --- SQLite only: one writing process, a WAL the checkpointer owns --------------
+
+
+def sqlite_store(path: Path, spec: str = K1) -> SqliteStore:
+    return SqliteStore(path / "beacon.sqlite3", parse_keys(spec))
 
 
 def test_writes_leave_the_wal_to_the_checkpointer(tmp_path: Path) -> None:
-    kept = store(tmp_path, K1)
+    kept = sqlite_store(tmp_path)
     for n in range(kept.CHECKPOINT_EVERY):
         assert not kept.checkpoint_due()
         kept.open_turn(f"t{n}", owner="u", session_id=None, mode="single")
@@ -112,23 +245,13 @@ def test_writes_leave_the_wal_to_the_checkpointer(tmp_path: Path) -> None:
     assert rows == (kept.CHECKPOINT_EVERY,)
 
 
-def test_a_closed_store_refuses_work(tmp_path: Path) -> None:
-    kept = store(tmp_path, K1)
-    kept.close()
-    kept.close()  # twice is harmless
-    with pytest.raises(StoreError):
-        kept.open_turn("t1", owner="u", session_id=None, mode="single")
-    with pytest.raises(StoreError):
-        kept.turn("t1")
-
-
 def test_the_writer_gives_up_on_a_lock_held_elsewhere_instead_of_stalling(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # The write connection is used on the event loop: a lock another process holds
     # must turn into an error soon, not a frozen server.
-    monkeypatch.setattr("beacon.store.turns.WRITER_BUSY_MS", 100)
-    kept = store(tmp_path, K1)
+    monkeypatch.setattr("beacon.store.sqlite.WRITER_BUSY_MS", 100)
+    kept = sqlite_store(tmp_path)
     other = sqlite3.connect(tmp_path / "beacon.sqlite3", isolation_level=None)
     other.execute("BEGIN IMMEDIATE")
     try:
@@ -140,3 +263,20 @@ def test_the_writer_gives_up_on_a_lock_held_elsewhere_instead_of_stalling(
         other.close()
     kept.open_turn("t1", owner="u", session_id=None, mode="single")
     assert kept.turn("t1") is not None
+
+
+def test_a_database_made_before_workers_were_recorded_gets_the_column(tmp_path: Path) -> None:
+    path = tmp_path / "beacon.sqlite3"
+    old = sqlite3.connect(path)
+    old.execute(
+        "CREATE TABLE turns (id TEXT PRIMARY KEY, session_id TEXT, owner TEXT NOT NULL, "
+        "mode TEXT NOT NULL, status TEXT NOT NULL, created_at REAL NOT NULL)"
+    )
+    old.execute("INSERT INTO turns VALUES ('t0', NULL, 'u', 'single', 'running', 0)")
+    old.commit()
+    old.close()
+    kept = SqliteStore(path, parse_keys(K1))
+    # The old running turn has no worker: its process is long gone.
+    assert kept.interrupt_running(lambda turn, seq: b"x") == ["t0"]
+    kept.open_turn("t1", owner="u", session_id=None, mode="single")
+    assert kept.interrupt_running(lambda turn, seq: b"x") == []

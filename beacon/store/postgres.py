@@ -1,0 +1,176 @@
+"""The shared turn store: PostgreSQL, for several server processes on one database.
+
+Every record rule is ``TurnStore``'s; this module adds what several processes
+need, built on PostgreSQL itself (no broker of our own):
+
+* **Which process is alive.** Each store takes a session-level advisory lock
+  ``(WORKER_LOCKS, worker)`` on a connection it holds for its life, and writes
+  its ``worker`` id into every turn it opens. PostgreSQL drops the lock the
+  moment that connection ends — a SIGKILLed process's socket is closed by the
+  kernel — so "the process driving this running turn is gone" is one query on
+  ``pg_locks``, exact, with no lease to wait out.
+* **Live frames across processes.** Every commit of frames sends
+  ``NOTIFY beacon_frames, '<turn ids>'`` inside its transaction (delivered only
+  if it commits); ``notifications()`` is a LISTEN connection a server follows.
+* **One load-more per slot across processes**: an advisory lock per (turn, slot).
+
+Writes go to a worker thread (``writes_on_loop`` is off): a commit is a round
+trip, and a pool may make a caller wait for a connection.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator, Iterator, Sequence
+from contextlib import contextmanager
+from functools import lru_cache
+from typing import Any, ClassVar
+
+import psycopg
+from psycopg_pool import ConnectionPool
+
+from beacon.store.crypto import Keyring
+from beacon.store.errors import StoreError
+from beacon.store.schema import POSTGRES_SCHEMA
+from beacon.store.turns import SlotHold, TurnStore, Tx, new_worker_id
+
+FRAMES_CHANNEL = "beacon_frames"
+# Advisory lock namespaces (the first int4 of a two-key lock).
+SCHEMA_LOCK = 0x62656101  # migrations: one process at a time
+WORKER_LOCKS = 0x62656102  # one per live store: (WORKER_LOCKS, worker)
+SLOT_LOCKS = 0x62656103  # one per load-more in flight: (SLOT_LOCKS, hashtext(turn, slot))
+# A NOTIFY payload is at most 8000 bytes; turn ids are ~30.
+NOTIFY_IDS_PER_PAYLOAD = 200
+POOL_MAX = 16
+POOL_WAIT_S = 10.0
+
+
+@lru_cache(maxsize=256)
+def _pg(sql: str) -> str:
+    # The shared SQL uses SQLite's ``?``; psycopg's placeholder is ``%s``. Our SQL
+    # holds no literal ``?`` or ``%``.
+    return sql.replace("?", "%s")
+
+
+class _PgTx:
+    def __init__(self, conn: psycopg.Connection[Any]) -> None:
+        self._conn = conn
+
+    def execute(self, sql: str, params: Sequence[object] = (), /) -> psycopg.Cursor[Any]:
+        return self._conn.execute(_pg(sql), params)
+
+    def executemany(self, sql: str, rows: Sequence[Sequence[object]], /) -> None:
+        if rows:
+            with self._conn.cursor() as cursor:
+                cursor.executemany(_pg(sql), rows)
+
+
+class _SlotHold:
+    def __init__(self, pool: ConnectionPool[Any], conn: psycopg.Connection[Any], key: str) -> None:
+        self._pool, self._conn, self._key = pool, conn, key
+
+    def release(self) -> None:
+        try:
+            self._conn.execute(
+                "SELECT pg_advisory_unlock(%s, hashtext(%s))", (SLOT_LOCKS, self._key)
+            )
+            self._conn.commit()
+        finally:
+            self._pool.putconn(self._conn)
+
+
+class PostgresStore(TurnStore):
+    writes_on_loop: ClassVar[bool] = False
+    shared: ClassVar[bool] = True
+    _order: ClassVar[str] = "n"
+    _db_errors: ClassVar[tuple[type[Exception], ...]] = (psycopg.Error,)
+
+    def __init__(self, url: str, keyring: Keyring, *, pool_max: int = POOL_MAX) -> None:
+        super().__init__(keyring)
+        self.url = url
+        try:
+            self._life = psycopg.connect(url, autocommit=True)
+        except psycopg.Error as exc:
+            raise StoreError(f"cannot reach PostgreSQL: {exc}") from exc
+        self._migrate()
+        self.worker = self._claim_worker()
+        self._pool: ConnectionPool[Any] | None = ConnectionPool(
+            url, min_size=2, max_size=pool_max, timeout=POOL_WAIT_S, open=True
+        )
+
+    def _migrate(self) -> None:
+        # Several workers start at once: one creates the tables, the others wait.
+        with self._life.transaction():
+            self._life.execute("SELECT pg_advisory_xact_lock(%s, 0)", (SCHEMA_LOCK,))
+            self._life.execute(POSTGRES_SCHEMA)
+
+    def _claim_worker(self) -> int:
+        for _ in range(32):
+            worker = new_worker_id()
+            row = self._life.execute(
+                "SELECT pg_try_advisory_lock(%s, %s)", (WORKER_LOCKS, worker)
+            ).fetchone()
+            if row is not None and row[0]:
+                return worker
+        raise StoreError("no free worker id")  # 32 collisions in 2**31: not in practice
+
+    @contextmanager
+    def _transaction(self) -> Iterator[Tx]:
+        if self._pool is None:
+            raise StoreError("the store is closed")
+        # The pool's context commits when the block ends, rolls back on an error.
+        with self._pool.connection() as conn:
+            yield _PgTx(conn)
+
+    def _reading(self) -> contextlib.AbstractContextManager[Tx]:
+        return self._transaction()
+
+    def _dead_running(self, tx: Tx, turn_id: str | None) -> list[str]:
+        # SKIP LOCKED: a turn another process is finishing right now is theirs.
+        query = (
+            "SELECT t.id FROM turns t WHERE t.status = 'running' AND NOT EXISTS ("
+            " SELECT 1 FROM pg_locks l WHERE l.locktype = 'advisory' AND l.granted"
+            " AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())"
+            " AND l.classid = ?::oid AND l.objid::bigint = t.worker AND l.objsubid = 2)"
+        )
+        tail = " FOR UPDATE OF t SKIP LOCKED"
+        rows = (
+            tx.execute(query + " AND t.id = ?" + tail, (WORKER_LOCKS, turn_id))
+            if turn_id is not None
+            else tx.execute(query + tail, (WORKER_LOCKS,))
+        )
+        return [str(r[0]) for r in rows.fetchall()]
+
+    def _announce(self, tx: Tx, turn_ids: Sequence[str]) -> None:
+        for start in range(0, len(turn_ids), NOTIFY_IDS_PER_PAYLOAD):
+            payload = ",".join(turn_ids[start : start + NOTIFY_IDS_PER_PAYLOAD])
+            tx.execute("SELECT pg_notify(?, ?)", (FRAMES_CHANNEL, payload))
+
+    def lock_slot(self, turn_id: str, slot: str) -> SlotHold:
+        if self._pool is None:
+            raise StoreError("the store is closed")
+        conn = self._pool.getconn()
+        key = f"{turn_id}\x1f{slot}"
+        try:
+            # Session-level, on a connection kept out of the pool until release:
+            # a process that dies holding it lets the next caller in at once.
+            conn.execute("SELECT pg_advisory_lock(%s, hashtext(%s))", (SLOT_LOCKS, key))
+            conn.commit()
+        except BaseException:
+            self._pool.putconn(conn)
+            raise
+        return _SlotHold(self._pool, conn, key)
+
+    async def notifications(self) -> AsyncIterator[list[str]]:
+        """Turn ids with new frames, as other processes (and this one) commit them.
+        Ends when the connection does; the caller reconnects."""
+        async with await psycopg.AsyncConnection.connect(self.url, autocommit=True) as conn:
+            await conn.execute(f"LISTEN {FRAMES_CHANNEL}")
+            async for note in conn.notifies():
+                yield note.payload.split(",")
+
+    def close(self) -> None:
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.close()
+        self._life.close()  # releases the worker lock: our running turns are now dead ones
