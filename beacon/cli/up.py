@@ -76,8 +76,12 @@ def wait_healthy(url: str, proc: subprocess.Popen[bytes], stop: threading.Event)
 
 
 class DevStack:
-    def __init__(self, scenario: str, chat_port: int = 0) -> None:
+    def __init__(
+        self, scenario: str, chat_port: int = 0, *, workers: int = 1, db: str | None = None
+    ) -> None:
         self.scenario = scenario
+        self.workers = workers
+        self.db = db
         # Dev data lives and dies with the stack: a fresh database and key per run.
         self._data = tempfile.TemporaryDirectory(prefix="beacon-up-")
         ports = (chat_port or free_port(), free_port(), free_port())
@@ -99,7 +103,9 @@ class DevStack:
         chat_port, mcp_port, llm_port = self._ports
         mcp = self._spawn("stub-mcp", "--port", str(mcp_port), "--scenario", self.scenario)
         llm = self._spawn("stub-llm", "--port", str(llm_port))
-        chat = self._spawn("serve", "--port", str(chat_port), env=self.chat_env())
+        chat = self._spawn(
+            "serve", "--port", str(chat_port), "--workers", str(self.workers), env=self.chat_env()
+        )
         wait_healthy(f"{self.urls.mcp_origin}/healthz", mcp, self.stop)
         wait_healthy(self.urls.llm.removesuffix("/v1") + "/healthz", llm, self.stop)
         wait_healthy(f"{self.urls.chat}/healthz", chat, self.stop)
@@ -109,7 +115,7 @@ class DevStack:
             "BEACON_MCP_URL": self.urls.mcp,
             "BEACON_LLM_BASE_URL": self.urls.llm,
             "BEACON_JWKS": f"{self.urls.mcp_origin}/.well-known/jwks.json",
-            "BEACON_DB": str(Path(self._data.name) / "beacon.sqlite3"),
+            "BEACON_DB": self.db or str(Path(self._data.name) / "beacon.sqlite3"),
             "BEACON_KEYS": os.environ.get("BEACON_KEYS") or new_key_slot("dev1"),
             # A development stack: turns may pick a stub scenario (X-Beacon-Scenario).
             "BEACON_SCENARIOS": "allow",

@@ -1,0 +1,329 @@
+"""Two `beacon serve` processes on one PostgreSQL serve the same users (issue 16).
+
+Real processes, real HTTP, a throwaway PostgreSQL cluster started by the test
+session: a turn started on one process replays byte for byte and follows live
+on the other; a session written by one is read and continued by the other;
+another user gets the same 404 on either; a turn whose process is SIGKILLed
+ends with exactly one `interrupted` error when reattached on the survivor (and
+a live process's turn is never interrupted); concurrent load-mores of one slot
+spread over both processes get different pages; turns spread over both lose
+nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import signal
+import subprocess
+import threading
+import time
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+import psycopg
+import pytest
+
+from beacon.cli.up import free_port, wait_healthy
+from beacon.store.crypto import new_key_slot
+from harness.chat_process import chat_env
+from harness.stack import Stack, beacon_executable
+
+pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("postgres-e2e")]
+STALLED = "Photos of missing hard hats in Harbor Tower"
+PANORAMAS = "List all panoramas in Harbor Tower"
+
+
+@contextmanager
+def chat_process(env: dict[str, str], *args: str) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    port = free_port()
+    proc = subprocess.Popen([beacon_executable(), "serve", "--port", str(port), *args], env=env)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        wait_healthy(f"{url}/healthz", proc, threading.Event())
+        yield url, proc
+    finally:
+        if proc.poll() is None:
+            proc.terminate()
+            proc.wait(timeout=15)
+
+
+@pytest.fixture
+def shared_env(stack: Stack, pg_url: str, tmp_path: Path) -> dict[str, str]:
+    """One database, one key ring: what two processes of one deployment share.
+    Heartbeats every 0.3 s, so a stalled turn keeps making frames to follow."""
+    return chat_env(
+        stack,
+        tmp_path,
+        BEACON_DB=pg_url,
+        BEACON_KEYS=new_key_slot("shared"),
+        BEACON_HEARTBEAT_S="0.3",
+        BEACON_ANSWER_DEADLINE_S="4",
+    )
+
+
+@pytest.fixture
+def two(shared_env: dict[str, str]) -> Iterator[tuple[str, str]]:
+    with chat_process(shared_env) as (a, _), chat_process(shared_env) as (b, _):
+        yield a, b
+
+
+def auth(token: str, scenario: str | None = None) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"} | (
+        {"X-Beacon-Scenario": scenario} if scenario else {}
+    )
+
+
+def frames_of(raw: bytes) -> list[dict[str, str]]:
+    """The whole SSE frames in ``raw``."""
+    frames = []
+    for block in raw.decode().split("\n\n")[:-1]:
+        fields = dict(line.split(": ", 1) for line in block.split("\n") if ": " in line)
+        if "event" in fields:
+            frames.append(fields)
+    return frames
+
+
+class StreamedTurn:
+    """A turn posted to one process, read in a thread; ``seen`` fires once the
+    client holds its ``references`` frame (the model stalls after it)."""
+
+    def __init__(self, url: str, token: str, scenario: str | None = "model-stall") -> None:
+        self.raw = b""
+        self.turn_id = ""
+        self.seen = threading.Event()
+        self.finished = threading.Event()
+        self._args = (url, token, scenario)
+        self._thread = threading.Thread(target=self._read, daemon=True)
+        self._thread.start()
+
+    def _read(self) -> None:
+        url, token, scenario = self._args
+        try:
+            with httpx.stream(
+                "POST",
+                f"{url}/v1/turns",
+                json={"mode": "single", "message": STALLED},
+                headers=auth(token, scenario),
+                timeout=httpx.Timeout(60.0, connect=5.0),
+            ) as response:
+                for chunk in response.iter_bytes():
+                    self.raw += chunk
+                    frames = frames_of(self.raw)
+                    if frames and not self.turn_id:
+                        self.turn_id = json.loads(frames[0]["data"])["turn_id"]
+                    if any(f["event"] == "references" for f in frames):
+                        self.seen.set()
+        except httpx.HTTPError:
+            pass  # the process was killed under it
+        finally:
+            self.seen.set()
+            self.finished.set()
+
+    def join(self) -> bytes:
+        assert self.finished.wait(60), "the turn did not finish"
+        return self.raw
+
+
+def events(url: str, token: str, turn_id: str, after: int = 0) -> httpx.Response:
+    return httpx.get(
+        f"{url}/v1/turns/{turn_id}/events",
+        params={"after": after},
+        headers=auth(token),
+        timeout=httpx.Timeout(60.0, connect=5.0),
+    )
+
+
+def test_a_turn_started_on_one_process_follows_live_on_the_other(
+    stack: Stack, two: tuple[str, str]
+) -> None:
+    a, b = two
+    token = stack.token(sub="follower")
+    turn = StreamedTurn(a, token)
+    assert turn.seen.wait(60) and turn.turn_id
+    held_at_attach = turn.raw
+    assert all(f["event"] not in ("done", "error") for f in frames_of(held_at_attach))
+    followed = events(b, token, turn.turn_id)  # while A still drives the turn
+    original = turn.join()
+    assert followed.status_code == 200
+    # Byte for byte what A's client received, through to the one terminal, which
+    # was made after B attached: B followed it live, not from a finished record.
+    assert followed.content == original
+    kinds = [f["event"] for f in frames_of(followed.content)]
+    assert kinds.count("heartbeat") >= 2 and kinds[-1] in ("done", "error")
+    assert sum(k in ("done", "error") for k in kinds) == 1
+    assert len(frames_of(original)) > len(frames_of(held_at_attach))
+    # A follower that starts mid-way gets exactly the rest.
+    tail = events(b, token, turn.turn_id, after=3)
+    assert frames_of(tail.content) == frames_of(original)[3:]
+
+
+def test_another_user_gets_the_same_404_on_either_process(
+    stack: Stack, two: tuple[str, str]
+) -> None:
+    a, b = two
+    owner = stack.token(sub="owner-x")
+    done = httpx.post(
+        f"{a}/v1/turns",
+        json={"mode": "chat", "message": "Photos of missing hard hats in Harbor Tower"},
+        headers=auth(owner),
+        timeout=60,
+    )
+    turn_id = json.loads(frames_of(done.content)[0]["data"])["turn_id"]
+    session_id = done.headers["x-beacon-session"]
+    stranger = stack.token(sub="stranger-x")
+    for url in (a, b):
+        assert events(url, owner, turn_id).status_code == 200
+        assert events(url, stranger, turn_id).status_code == 404
+        session = httpx.get(f"{url}/v1/sessions/{session_id}", headers=auth(stranger), timeout=30)
+        assert session.status_code == 404
+
+
+def test_a_session_written_by_one_process_is_read_and_continued_by_the_other(
+    stack: Stack, two: tuple[str, str]
+) -> None:
+    a, b = two
+    token = stack.token(sub="roamer")
+    first = httpx.post(
+        f"{a}/v1/turns",
+        json={"mode": "chat", "message": "How many open safety findings are in Harbor Tower?"},
+        headers=auth(token),
+        timeout=60,
+    )
+    assert frames_of(first.content)[-1]["event"] == "done"
+    session_id = first.headers["x-beacon-session"]
+    read_on_b = httpx.get(f"{b}/v1/sessions/{session_id}", headers=auth(token), timeout=30)
+    assert read_on_b.status_code == 200
+    assert [m["role"] for m in read_on_b.json()["messages"]] == ["user", "assistant"]
+    second = httpx.post(
+        f"{b}/v1/turns",
+        json={"mode": "chat", "session_id": session_id, "message": "And on level 3?"},
+        headers=auth(token),
+        timeout=60,
+    )
+    assert frames_of(second.content)[-1]["event"] == "done"
+    read_on_a = httpx.get(f"{a}/v1/sessions/{session_id}", headers=auth(token), timeout=30)
+    texts = [m["text"] for m in read_on_a.json()["messages"]]
+    assert texts[0].startswith("How many") and texts[2] == "And on level 3?"
+    assert len(texts) == 4
+
+
+def test_a_turn_whose_process_is_killed_ends_interrupted_on_the_survivor(
+    stack: Stack, shared_env: dict[str, str]
+) -> None:
+    token = stack.token(sub="survivor")
+    with chat_process(shared_env) as (a, proc_a), chat_process(shared_env) as (b, _):
+        turn = StreamedTurn(a, token)
+        assert turn.seen.wait(60) and turn.turn_id
+        # While A lives, a reattach on B must not end A's turn: read a little, let go.
+        with httpx.stream(
+            "GET", f"{b}/v1/turns/{turn.turn_id}/events", headers=auth(token), timeout=30
+        ) as response:
+            first = next(response.iter_bytes())
+        assert b"interrupted" not in first
+        proc_a.send_signal(signal.SIGKILL)
+        proc_a.wait(timeout=10)
+        received = turn.join()
+        replay = events(b, token, turn.turn_id)
+    frames = frames_of(replay.content)
+    assert replay.content.startswith(b"".join(_whole(received)))
+    assert [f["event"] for f in frames].count("error") == 1
+    assert frames[-1]["event"] == "error"
+    assert json.loads(frames[-1]["data"])["code"] == "interrupted"
+
+
+def _whole(raw: bytes) -> list[bytes]:
+    blocks = raw.split(b"\n\n")[:-1]
+    return [block + b"\n\n" for block in blocks]
+
+
+async def _more_at_once(urls: list[str], token: str, turn_id: str, slot: str) -> list[Any]:
+    async with httpx.AsyncClient(timeout=120) as client:
+        replies = await asyncio.gather(
+            *(
+                client.post(
+                    f"{url}/v1/turns/{turn_id}/more", json={"slot": slot}, headers=auth(token)
+                )
+                for url in urls
+            )
+        )
+    assert [r.status_code for r in replies] == [200] * len(urls)
+    return [r.json() for r in replies]
+
+
+def test_load_mores_of_one_slot_spread_over_both_processes_get_different_pages(
+    stack: Stack, two: tuple[str, str]
+) -> None:
+    a, b = two
+    token = stack.token(sub="eager-two")
+    done = httpx.post(
+        f"{a}/v1/turns",
+        json={"mode": "single", "message": PANORAMAS},
+        headers=auth(token),
+        timeout=60,
+    )
+    frames = frames_of(done.content)
+    turn_id = json.loads(frames[0]["data"])["turn_id"]
+    (references,) = [json.loads(f["data"]) for f in frames if f["event"] == "references"]
+    (count,) = references["counts"]
+    replies = asyncio.run(_more_at_once([a, b] * 4, token, turn_id, count["slot"]))
+    ids = [c["id"] for reply in replies for c in reply["citations"]]
+    assert len(ids) == 80 and len(set(ids)) == 80  # no page served twice
+    assert sorted(r["count"]["displayed"] for r in replies) == [20, 30, 40, 50, 60, 70, 80, 90]
+
+
+def test_turns_spread_over_both_processes_lose_nothing_and_replay_anywhere(
+    stack: Stack, two: tuple[str, str], pg_url: str
+) -> None:
+    urls = list(two)
+    token = stack.token(sub="spread")
+
+    def post(n: int) -> tuple[str, bytes]:
+        reply = httpx.post(
+            f"{urls[n % 2]}/v1/turns",
+            json={"mode": "single", "message": PANORAMAS if n % 3 else STALLED},
+            headers=auth(token),
+            timeout=120,
+        )
+        return urls[(n + 1) % 2], reply.content
+
+    with ThreadPoolExecutor(max_workers=20) as pool:
+        results = list(pool.map(post, range(40)))
+    for other, raw in results:
+        frames = frames_of(raw)
+        assert [int(f["id"]) for f in frames] == list(range(1, len(frames) + 1))
+        assert frames[-1]["event"] == "done"
+        turn_id = json.loads(frames[0]["data"])["turn_id"]
+        assert events(other, token, turn_id).content == raw  # replayed by the other one
+    with psycopg.connect(pg_url) as conn:
+        row = conn.execute("SELECT COUNT(DISTINCT worker) FROM turns").fetchone()
+    assert row == (2,)
+
+
+def test_one_port_with_two_workers_serves_from_both(
+    stack: Stack, shared_env: dict[str, str], pg_url: str
+) -> None:
+    token = stack.token(sub="workers")
+    with chat_process(shared_env, "--workers", "2") as (url, _):
+
+        def post(_: int) -> str:
+            reply = httpx.post(
+                f"{url}/v1/turns",
+                json={"mode": "single", "message": PANORAMAS},
+                headers=auth(token),
+                timeout=120,
+            )
+            return frames_of(reply.content)[-1]["event"]
+
+        deadline = time.monotonic() + 60
+        workers = 0
+        while workers < 2 and time.monotonic() < deadline:
+            with ThreadPoolExecutor(max_workers=8) as pool:
+                assert set(pool.map(post, range(16))) == {"done"}
+            with psycopg.connect(pg_url) as conn:
+                workers = conn.execute("SELECT COUNT(DISTINCT worker) FROM turns").fetchone()[0]
+    assert workers == 2
