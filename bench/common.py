@@ -210,12 +210,18 @@ def write_json(directory: Path, name: str, figures: dict[str, Any]) -> Path:
 
 
 def run_on_stack(
-    measure: Callable[..., Coroutine[Any, Any, dict[str, Any]]], *, turns: int, deadline_s: float
+    measure: Callable[..., Coroutine[Any, Any, dict[str, Any]]],
+    *,
+    turns: int,
+    deadline_s: float,
+    workers: int = 1,
+    db: str | None = None,
 ) -> dict[str, Any]:
-    """A concurrency-style bench on its own fresh default stack."""
+    """A concurrency-style bench on its own fresh default stack (SQLite and one
+    chat process, or ``workers`` processes on the PostgreSQL database ``db``)."""
     from harness.stack import running_stack
 
-    with running_stack() as stack:
+    with running_stack(workers=workers, db=db) as stack:
         return asyncio.run(measure(stack, stack.token(), turns=turns, deadline_s=deadline_s))
 
 

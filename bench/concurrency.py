@@ -1,11 +1,13 @@
-"""Time to first frame under concurrency, and frames lost (SPEC §7).
+"""Time to first frame under concurrency, and frames lost (SPEC §7; issue 16).
 
-``--turns`` (default 100) turns are posted at once to one stack on loopback
-(httpx async client, one connection per turn, bounded total time). For each turn
-the time from send to its first SSE frame is taken; the figures are p50/p95 of
-those, the total wall time, and the frames lost: a turn whose frames are not
-seq 1..n contiguous ending in exactly one terminal, or which did not end in
-``done`` (or did not finish in time), counts as lost — it must be 0.
+``--turns`` (default 100) turns are posted at once to a stack on loopback
+(httpx async client, one connection per turn, bounded total time), twice in
+one run: the chat server as one process on SQLite, then as two processes on one
+port sharing a throwaway PostgreSQL cluster (``beacon up --workers 2 --db``).
+For each turn the time from send to its first SSE frame is taken; the figures
+are p50/p95 of those, the total wall time, and the frames lost: a turn whose
+frames are not seq 1..n contiguous ending in exactly one terminal, or which did
+not end in ``done`` (or did not finish in time), counts as lost — it must be 0.
 
     python -m bench.concurrency [--turns N] [--deadline S]
 """
@@ -93,20 +95,49 @@ async def measure(
     }
 
 
+LAYOUTS = (
+    ("sqlite_1", "1 process, SQLite"),
+    ("postgres_2", "2 processes, PostgreSQL"),
+)
+
+
 def lines(figures: dict[str, Any]) -> list[str]:
-    return [
-        f"concurrency: {figures['turns']} concurrent turns on loopback, one stack",
-        f"  time to first frame  p50 {format_ms(figures['ttff_p50_s'])}"
-        f"  p95 {format_ms(figures['ttff_p95_s'])}  max {format_ms(figures['ttff_max_s'])}",
-        f"  total wall time      {figures['wall_s']:.2f} s"
-        f" ({figures['frames_received']} frames received)",
-        f"  frames lost          {figures['frames_lost']} turns (must be 0)"
-        + (f": {'; '.join(figures['lost_reasons'])}" if figures["lost_reasons"] else ""),
-    ]
+    out = [f"concurrency: {figures['turns']} concurrent turns on loopback, side by side"]
+    for key, label in LAYOUTS:
+        one = figures.get(key)
+        if one is None:
+            continue
+        out += [
+            f"  {label}:",
+            f"    time to first frame  p50 {format_ms(one['ttff_p50_s'])}"
+            f"  p95 {format_ms(one['ttff_p95_s'])}  max {format_ms(one['ttff_max_s'])}",
+            f"    total wall time      {one['wall_s']:.2f} s"
+            f" ({one['frames_received']} frames received)",
+            f"    frames lost          {one['frames_lost']} turns (must be 0)"
+            + (f": {'; '.join(one['lost_reasons'])}" if one["lost_reasons"] else ""),
+        ]
+    return out
 
 
 def run(*, turns: int = DEFAULT_TURNS, deadline_s: float = DEFAULT_DEADLINE_S) -> dict[str, Any]:
-    return run_on_stack(measure, turns=turns, deadline_s=deadline_s)
+    from harness.postgres import throwaway_cluster
+
+    single = run_on_stack(measure, turns=turns, deadline_s=deadline_s)
+    with throwaway_cluster() as cluster:
+        shared = run_on_stack(
+            measure,
+            turns=turns,
+            deadline_s=deadline_s,
+            workers=2,
+            db=cluster.create_database("bench"),
+        )
+    return {
+        "bench": NAME,
+        "turns": turns,
+        "sqlite_1": single,
+        "postgres_2": shared,
+        "ok": bool(single["ok"] and shared["ok"]),
+    }
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -75,11 +75,18 @@ def parse_up_lines(lines: list[str]) -> dict[str, str]:
 
 @contextmanager
 def running_stack(
-    scenario: str = "default", extra_env: dict[str, str] | None = None
+    scenario: str = "default",
+    extra_env: dict[str, str] | None = None,
+    *,
+    workers: int = 1,
+    db: str | None = None,
 ) -> Iterator[Stack]:
+    """``beacon up`` as a child; with ``db`` (a postgresql:// URL) and ``workers``,
+    a chat server of several processes on one port."""
     env = {**os.environ, **(extra_env or {})}
+    store = ["--workers", str(workers)] + (["--db", db] if db else [])
     proc = subprocess.Popen(
-        [beacon_executable(), "up", "--scenario", scenario],
+        [beacon_executable(), "up", "--scenario", scenario, *store],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,

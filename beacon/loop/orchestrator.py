@@ -79,6 +79,10 @@ class Turn:
         """Frames in order, ending with exactly one terminal."""
         state = self.state
         state.emit("start", session_id=state.session_id, mode=state.request.mode)
+        # The start frame first: no work of the turn (its session's transcript, the
+        # upstream session, the planner) begins before the consumer asks for the
+        # next frame, which the server does once `start` is out (server/hub.py).
+        yield await state.queue.get()
         worker = asyncio.create_task(self._produce())
         beats = asyncio.create_task(self._heartbeats())
         try:

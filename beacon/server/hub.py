@@ -50,6 +50,13 @@ class LiveTurn:
             self._ended = self._ended or terminal
             self._changed.notify_all()
 
+    async def wait_published(self, count: int, publisher: asyncio.Future[None]) -> None:
+        """Until ``count`` frames are in the log, or the publisher stopped (a frame
+        the store refused ends the turn there)."""
+        async with self._changed:
+            while len(self._log) < count and not self._ended and not publisher.done():
+                await self._changed.wait()
+
     async def close(self) -> None:
         async with self._changed:
             self._closed = True
@@ -108,6 +115,11 @@ class TurnHub:
         try:
             async for frame in frames:
                 made.put_nowait(frame)
+                if frame.seq == 1:
+                    # The turn's work starts once its `start` is published (stored, in
+                    # the log its followers read): under a burst of turns, every start
+                    # goes out ahead of the work the turns queue on the event loop.
+                    await live.wait_published(1, publisher)
         finally:
             made.put_nowait(None)
             await publisher

@@ -111,3 +111,30 @@ def test_a_turn_that_ends_without_a_terminal_keeps_what_it_said() -> None:
     events, stored = asyncio.run(_run(_frames(FrameMaker("t1"), terminal=False)))
     assert stored == ["start:1", "references:2"]
     assert [e for e in events if e.startswith("pub:")] == ["pub:start", "pub:references"]
+
+
+def test_a_turn_does_no_work_before_its_start_frame_is_published() -> None:
+    async def scenario() -> list[str]:
+        events: list[str] = []
+        stored = asyncio.Event()
+        maker = FrameMaker("t1")
+        live = LiveTurn("t1", "u")
+
+        async def persist(held: Sequence[Frame]) -> None:
+            events.append(f"save:{','.join(f.type for f in held)}")
+            await stored.wait()
+
+        async def source() -> AsyncIterator[Frame]:
+            yield maker.make("start", session_id=None, mode="single")
+            events.append(f"work begins ({live.published} published)")
+            yield maker.make("error", code="x", message="y")
+
+        TurnHub().start(live, source(), persist, lambda seq: terminal_error("t1", seq, "x", "y"))
+        for _ in range(20):  # the store is slow: the turn must wait for it
+            await asyncio.sleep(0)
+        stored.set()
+        async for _ in live.follow(0):
+            pass
+        return events
+
+    assert asyncio.run(scenario()) == ["save:start", "work begins (1 published)", "save:error"]
