@@ -15,7 +15,7 @@ PYTEST_ARGS ?=
 COVERAGE_ARGS ?= --cov=beacon.adjudication --cov-branch --cov-report=term-missing:skip-covered \
 	--cov-fail-under=100
 
-.PHONY: setup setup-test chromium node demo test lint typecheck pytest conformance mutation bench eval clean
+.PHONY: setup setup-test chromium node postgresql demo test lint typecheck pytest conformance mutation bench eval clean
 
 # Runs a set-up command quietly: its output goes to a log, shown (the tail) only on failure.
 # $(call quietly,LOG,COMMAND)
@@ -40,8 +40,9 @@ $(TEST_STAMP): pyproject.toml $(STAMP)
 setup: $(STAMP)
 
 # What the test targets need besides: the test tools, the conformance suite's Node
-# packages and the browser suite's chromium.
-setup-test: $(TEST_STAMP) chromium node
+# packages, the browser suite's chromium and PostgreSQL's server programs (the suite
+# starts and stops its own throwaway clusters; nothing is left running).
+setup-test: $(TEST_STAMP) chromium node postgresql
 
 # Outside MCP peers (the conformance suite) come from the committed lock file.
 node:
@@ -60,6 +61,19 @@ chromium:
 	  $(call quietly,apt.log,$$sudo apt-get update -qq && \
 	    $$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
 	      chromium fonts-liberation fonts-dejavu-core); \
+	fi
+
+# Debian's PostgreSQL server programs (initdb, pg_ctl, postgres) for the shared-store
+# tests and benches. As root the clusters run as the `postgres` user the package creates.
+postgresql:
+	@if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
+	  if [ "$$(id -u)" -eq 0 ]; then sudo=; elif command -v sudo >/dev/null; then sudo=sudo; else \
+	    echo "the shared-store tests need Debian's PostgreSQL: run as root, or install it with" \
+	      "'apt-get install --no-install-recommends postgresql'" >&2; exit 1; fi; \
+	  echo "setup: installing Debian's PostgreSQL for the shared-store tests (apt-get, log: $(SETUP_LOGS)/apt.log)"; \
+	  $(call quietly,apt.log,$$sudo apt-get update -qq && \
+	    $$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+	      postgresql); \
 	fi
 
 demo: setup

@@ -93,6 +93,11 @@ def start(directory: Path, port: int = 0) -> Cluster:
             [str(bin_dir / "initdb"), "-D", str(data), "-U", SUPERUSER, "--auth=trust",
              "-E", "UTF8", "--locale=C", "--no-instructions", "-N"],
         )  # fmt: skip
+    pid_file = data / "postmaster.pid"
+    if pid_file.exists():  # already running: line 4 of the pid file is its port
+        lines = pid_file.read_text().splitlines()
+        if len(lines) > 3 and lines[3].strip().isdigit():
+            return Cluster(directory, int(lines[3]))
     port = port or _free_port()
     options = (
         f"-p {port} -k {directory} -c listen_addresses={HOST} -c fsync=off "
