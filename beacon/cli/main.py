@@ -28,6 +28,7 @@ from beacon.cli.ask import (
     turn_error,
 )
 from beacon.cli.up import DevStack, UpError, print_urls, serve_until_signal
+from beacon.store.backends import is_postgres
 from beacon.wire.sse import SseEvent
 
 COMMAND_GROUP = "beacon.commands"
@@ -54,16 +55,28 @@ ScenarioOpt = Annotated[
 Tier = Literal["essentials", "professional", "enterprise", "enterprise_ai"]
 TIER_NAMES: tuple[str, ...] = get_args(Tier)
 TierOpt = Annotated[Tier, typer.Option(help="the licence tier the token carries")]
+WorkersOpt = Annotated[
+    int, typer.Option(min=1, max=32, help="chat server processes on one port (PostgreSQL store)")
+]
 
 
 @app.command()
 def up(
     scenario: ScenarioOpt = "default",
     chat_port: Annotated[int, typer.Option(help="0 picks a free port")] = 0,
+    workers: WorkersOpt = 1,
+    db: Annotated[
+        str | None,
+        typer.Option(
+            help="the chat server's store: a postgresql:// URL (needed for --workers > 1); "
+            "default: a fresh SQLite file for this run"
+        ),
+    ] = None,
 ) -> None:
     """Start stub MCP, stub LLM and the chat server on loopback; Ctrl-C stops all three."""
     _require_stub_commands("up")
-    stack = DevStack(scenario, chat_port)
+    _check_workers("up", workers, db)
+    stack = DevStack(scenario, chat_port, workers=workers, db=db)
     try:
         stack.start()
     except (UpError, OSError) as exc:
@@ -79,11 +92,12 @@ def up(
 
 
 @app.command()
-def serve(port: Annotated[int, typer.Option()], host: str = "127.0.0.1") -> None:
+def serve(
+    port: Annotated[int, typer.Option()], host: str = "127.0.0.1", workers: WorkersOpt = 1
+) -> None:
     """Run the chat server (settings from BEACON_* environment variables)."""
     import uvicorn
 
-    from beacon.server.app import create_app
     from beacon.server.settings import SettingsError, settings_from_env
 
     try:
@@ -91,8 +105,13 @@ def serve(port: Annotated[int, typer.Option()], host: str = "127.0.0.1") -> None
     except SettingsError as exc:
         typer.echo(f"beacon serve: {exc}", err=True)
         raise typer.Exit(2) from exc
+    _check_workers("serve", workers, settings.db)
+    # Several workers share one port (uvicorn's supervisor); each builds its own app
+    # from the same environment, and they meet in the store.
     uvicorn.run(
-        create_app(settings),
+        "beacon.server.app:app_from_env",
+        factory=True,
+        workers=workers,
         host=host,
         port=port,
         log_level="warning",
@@ -102,6 +121,17 @@ def serve(port: Annotated[int, typer.Option()], host: str = "127.0.0.1") -> None
         http="h11",
         h11_max_incomplete_event_size=settings.max_header_bytes,
     )
+
+
+def _check_workers(command: str, workers: int, db: str | None) -> None:
+    """More than one process needs the shared store: SQLite has one writer."""
+    if workers > 1 and not is_postgres(db or ""):
+        typer.echo(
+            f"beacon {command}: --workers {workers} needs a PostgreSQL store "
+            "(BEACON_DB / --db postgresql://…); SQLite is written by one process",
+            err=True,
+        )
+        raise typer.Exit(2)
 
 
 def _mcp_origin(mcp: str | None) -> str:
@@ -190,7 +220,8 @@ def ask(
 def demo(scenario: ScenarioOpt = "default") -> None:
     """Start everything, answer three sample questions, print the panel URL, keep serving.
 
-    With DEMO_ONCE=1 it exits after the questions (exit 1 if any turn failed).
+    With DEMO_ONCE=1 it exits after the questions (exit 1 if any turn failed), and
+    prints no panel URL: its servers are gone by then.
     """
     _require_stub_commands("demo")
     stack = DevStack(scenario)
@@ -203,12 +234,19 @@ def demo(scenario: ScenarioOpt = "default") -> None:
         results = [
             _ask_and_print(stack.urls.chat, q, bearer, "single", None) for q in DEMO_QUESTIONS
         ]
-        typer.echo(f"panel: {stack.urls.chat}/panel/?token={bearer}")
         if os.environ.get("DEMO_ONCE") == "1":
+            # The servers stop as this returns: a panel URL now would lead nowhere.
+            typer.echo(
+                "DEMO_ONCE=1: the servers stop now (no panel URL; without it they keep serving)"
+            )
             failed = results.count(False)
             if failed:
                 typer.echo(f"beacon demo: {failed} of {len(results)} turns failed", err=True)
             raise typer.Exit(0 if not failed else 1)
+        typer.echo(f"panel: {stack.urls.chat}/panel/?token={bearer}")
+        typer.echo(
+            f"(the token lasts one hour; `beacon token --mcp {stack.urls.mcp}` mints a new one)"
+        )
         print("ready (Ctrl-C stops)", flush=True)
         serving = True
     except (UpError, AskError, OSError) as exc:

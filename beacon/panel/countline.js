@@ -54,3 +54,19 @@ export function countLine(counts, copy = copyFor("en")) {
       return silent;
   }
 }
+
+/**
+ * The status line's words for a settled phase. A `complete-sample` turn has part
+ * of a set on screen; what may be said of the rest is its primary count's grade's
+ * to decide, as on the count line (never "complete" and "sample" at once).
+ * @param {string} phase
+ * @param {{grade: string}[]} counts
+ * @param {ReturnType<typeof copyFor>} [copy]
+ */
+export function statusLine(phase, counts, copy = copyFor("en")) {
+  if (phase === "complete-sample") {
+    const grade = Array.isArray(counts) && counts.length > 0 ? counts[0].grade : null;
+    return copy.sample[grade] ?? copy.phase[phase];
+  }
+  return copy.phase[phase] ?? "";
+}

@@ -98,9 +98,9 @@ export function capabilityHint(adapter) {
 }
 
 /**
- * Standalone mode: the panel is the page. The bearer rides in ?token=; keep it
- * in this closure only and take it out of the address bar so it is not shown,
- * bookmarked or shared.
+ * Standalone mode: the panel is the page. The bearer rides in ?token=; it is
+ * kept for this tab only (takeToken) and taken out of the address bar so it is
+ * not shown, bookmarked or shared.
  */
 export function standaloneAdapter(win = window) {
   const token = takeToken(win);
@@ -131,13 +131,41 @@ export function standaloneHref(target) {
   return `/hosts/viewer/?${params}`;
 }
 
-/** Read and remove `?token=` from the page's address. */
+// The tab's bearer: sessionStorage lives as long as the tab, across reloads and
+// same-origin navigations (a citation opening the demo viewer), and is never sent
+// anywhere by itself; closing the tab forgets it. Memory alone lost it on reload.
+export const TOKEN_KEY = "beacon.token";
+
+/**
+ * The bearer for this tab: `?token=` when the address carries one (it replaces the
+ * kept one and is removed from the address), else the one kept for the tab, else "".
+ */
 export function takeToken(win = window) {
   const url = new URL(win.location.href);
   const value = url.searchParams.get("token");
   if (value !== null) {
     url.searchParams.delete("token");
     win.history.replaceState(win.history.state, "", url.pathname + url.search + url.hash);
+    keep(win, value);
+    return value;
   }
-  return value ?? "";
+  return kept(win) ?? "";
+}
+
+// Storage can be refused (a sandboxed frame, a browser setting): the token then
+// lives in memory for this page only, as before.
+function keep(win, value) {
+  try {
+    win.sessionStorage.setItem(TOKEN_KEY, value);
+  } catch {
+    // not kept: a reload will ask for a new address with ?token=
+  }
+}
+
+function kept(win) {
+  try {
+    return win.sessionStorage.getItem(TOKEN_KEY);
+  } catch {
+    return null;
+  }
 }

@@ -4,7 +4,7 @@
 // set with textContent: the model's words and the upstream's titles are
 // untrusted.
 
-import { countLine } from "./countline.js";
+import { countLine, statusLine } from "./countline.js";
 import { copyFor } from "./copy.js";
 import { capabilityHint, checkAdapter, viewContextFor } from "./host.js";
 import { readEvents, toFrame } from "./sse.js";
@@ -35,6 +35,8 @@ export function mountPanel(root, adapter, { locale = "en" } = {}) {
   let busyRequest = false;
   let loadingMore = false;
   let copy = copyFor(ui.locale.value);
+  // The locale the answer on screen was asked in: its numbers are written that way.
+  let answerLocale = ui.locale.value;
   const drawn = { citations: null, notices: null, tools: null };
 
   root.dataset.surface = String(adapter.getCurrentSurfaceId());
@@ -64,6 +66,7 @@ export function mountPanel(root, adapter, { locale = "en" } = {}) {
     setState(sending(state));
     const mode = ui.mode.value === "chat" ? "chat" : "single";
     const body = { mode, message, locale: ui.locale.value };
+    answerLocale = body.locale;
     if (mode === "chat" && state.sessionId) body.session_id = state.sessionId;
     const view = viewContextFor(adapter);
     if (view) body.view_context = view;
@@ -90,10 +93,7 @@ export function mountPanel(root, adapter, { locale = "en" } = {}) {
       }
       if (!response.ok) {
         const failure = await describeFailure(response);
-        const text =
-          failure.code === "auth_expired"
-            ? `${copy.refused(response.status)}: ${copy.authExpired}`
-            : `${copy.refused(response.status)}${failure.message ? `: ${failure.message}` : ""}`;
+        const text = refusedText(response.status, failure, copy);
         setState(requestFailed(state, { status: response.status, code: failure.code, text }));
         return;
       }
@@ -156,12 +156,17 @@ export function mountPanel(root, adapter, { locale = "en" } = {}) {
           body: JSON.stringify({ slot }),
         },
       );
+      if (response.status === 401) {
+        // The token went bad since the answer (it expired): say so, and how to get one.
+        setState(moreFailed(state, refusedText(401, await describeFailure(response), copy)));
+        return;
+      }
       const page = response.ok ? await response.json() : null;
       if (!page || page.slot !== slot) {
         setState(moreFailed(state, copy.moreFailed));
         return;
       }
-      setState(moreLoaded(state, page));
+      setState(moreLoaded(state, page, { number: copyFor(answerLocale).number }));
     } catch {
       setState(moreFailed(state, copy.moreFailed));
     } finally {
@@ -174,7 +179,7 @@ export function mountPanel(root, adapter, { locale = "en" } = {}) {
 
   function render() {
     const phase = state.phase;
-    ui.status.textContent = copy.phase[phase] ?? "";
+    ui.status.textContent = statusLine(phase, state.counts, copy);
     ui.status.dataset.phase = phase;
     root.dataset.phase = phase;
     if (state.cause) ui.status.dataset.cause = state.cause;
@@ -339,6 +344,24 @@ export function mountPanel(root, adapter, { locale = "en" } = {}) {
 
   drawChrome();
   return { send, get phase() { return state.phase; } };
+}
+
+/**
+ * What a refused request says. A 401 is the token's fault (503 would be the key
+ * set's): say whether it expired or was not accepted, and how to get a new one.
+ */
+export function refusedText(status, failure, copy) {
+  const head = copy.refused(status);
+  if (status === 401) {
+    // The server's reason (the signature, the audience, …) helps with a token that
+    // was refused; an expired one needs no more than the word.
+    const why =
+      failure.code === "auth_expired"
+        ? copy.authExpired
+        : `${copy.authRejected}${failure.message ? ` (${failure.message})` : ""}`;
+    return `${head}: ${why} ${copy.newToken}`;
+  }
+  return `${head}${failure.message ? `: ${failure.message}` : ""}`;
 }
 
 function headers(token, extra) {

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any, Literal, get_args
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
 
 # Bounds are part of the contract: an over-long field is a 422, never truncated.
 MAX_MESSAGE_CHARS = 4000
@@ -39,6 +40,35 @@ def _whole_number(value: Any) -> Any:
 LevelNumber = Annotated[int, Field(ge=-10, le=300), BeforeValidator(_whole_number)]
 
 
+# Whitespace to every reader of the schema: Python's ``\s`` and ECMAScript's agree on
+# these (they differ on U+0085, U+FEFF, U+001C–U+001F), so the published pattern
+# accepts and refuses exactly what the server does, whichever engine reads it.
+_BLANK = "\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
+# A question holds at least one character that is not whitespace (JSON Schema
+# patterns search, they are not anchored).
+QUESTION_PATTERN = f"[^{_BLANK}]"
+_HAS_TEXT = re.compile(QUESTION_PATTERN)
+
+
+def _not_blank(value: str) -> str:
+    # A blank question is refused here, not answered: the model would be asked about nothing.
+    if _HAS_TEXT.search(value) is None:
+        raise ValueError("the question is blank (whitespace only)")
+    return value
+
+
+# The pattern travels in the schema; the validator words the refusal for a person.
+Question = Annotated[
+    str,
+    Field(
+        min_length=1,
+        max_length=MAX_MESSAGE_CHARS,
+        json_schema_extra={"pattern": QUESTION_PATTERN},
+    ),
+    AfterValidator(_not_blank),
+]
+
+
 class _Strict(BaseModel):
     # strict: "3" is not a level number and true is not a count — no silent coercion.
     model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
@@ -70,7 +100,7 @@ class ViewContext(_Strict):
 class TurnRequest(_Strict):
     session_id: str | None = Field(default=None, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")
     mode: Literal["chat", "single"] = "single"
-    message: str = Field(min_length=1, max_length=MAX_MESSAGE_CHARS)
+    message: Question
     view_context: ViewContext | None = None
     locale: Locale = DEFAULT_LOCALE
     capability_hint: list[str] | None = Field(default=None, max_length=6)

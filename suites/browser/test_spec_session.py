@@ -67,7 +67,7 @@ def test_switching_the_locale_changes_the_chrome_the_request_and_the_count_line(
     # server rendered and the line agree word for word.
     expect(page.get_by_test_id("count-line")).to_have_text(f"정확히 {expected} — 10건 표시")
     expect(page.get_by_test_id("prose")).to_contain_text(f"정확히 {expected}")
-    expect(page.get_by_test_id("status")).to_have_text("완료 — 더 큰 집합의 일부")
+    expect(page.get_by_test_id("status")).to_have_text("답변 완료 — 집계된 항목 중 일부만 표시")
     page.get_by_test_id("locale").select_option("de")
     expect(page.get_by_test_id("count-line")).to_have_text(f"genau {expected} — 10 angezeigt")
 

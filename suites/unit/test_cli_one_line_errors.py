@@ -92,7 +92,7 @@ class FakeStack:
 
     started: list[FakeStack] = []  # noqa: RUF012 - the test reads the instances back
 
-    def __init__(self, scenario: str, chat_port: int = 0) -> None:
+    def __init__(self, scenario: str, chat_port: int = 0, **_options: object) -> None:
         self.scenario = scenario
         self.shut = 0
         self.urls = Urls(chat=DEAD, mcp=f"{DEAD}/mcp", llm=f"{DEAD}/v1")
