@@ -20,7 +20,13 @@ PACKAGE_DIR = Path(__file__).resolve().parent
 SCHEMA_PATH = PACKAGE_DIR / "schema.json"
 REGISTRY_DIR = "boundaries/registry"
 FLOOR_FILE = "boundaries/floor.txt"
-KINDS: tuple[str, ...] = ("external-wire", "pinned-mirror", "internal-seam", "doc-citation")
+KINDS: tuple[str, ...] = (
+    "external-wire",
+    "pinned-mirror",
+    "internal-seam",
+    "doc-citation",
+    "gate-contract",
+)
 # SPEC §6: the registry as it was pinned; the floor file names each id.
 EXPECTED_COUNTS: dict[str, int] = {
     "external-wire": 41,

@@ -8,8 +8,13 @@ by parsing, never by line number.
 from __future__ import annotations
 
 import ast
+import contextlib
 import dataclasses
+import importlib
+import inspect
+import io
 import re
+import tempfile
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -18,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 
 from harness import producers
 from harness.refs import (
@@ -58,7 +63,16 @@ def _validate(instance: Any, schema: Any, field: str) -> None:
         raise CheckFailed(field, f"at {where}: {errors[0].message[:300]}")
 
 
+def defined_where_named(ref: str, ctx: CheckContext, field: str) -> None:
+    """A pin names the module that defines the value: a pin of a re-export (or two pins of
+    one constant through two re-exports) compares a value with itself and cannot fail."""
+    module, _, name = ref.partition(":")
+    if name.split(".")[0] not in defined_names(module_file(module, ctx.root)):
+        raise CheckFailed(field, f"{ref} is imported there, not defined: pin where it is defined")
+
+
 def python_constant(params: Mapping[str, Any], ctx: CheckContext) -> None:
+    defined_where_named(require(params, "ref"), ctx, "check.ref")
     actual = normalize(resolve(require(params, "ref")))
     expected = normalize(require(params, "equals"))
     if actual != expected:
@@ -66,8 +80,13 @@ def python_constant(params: Mapping[str, Any], ctx: CheckContext) -> None:
 
 
 def same_value(params: Mapping[str, Any], ctx: CheckContext) -> None:
+    """Two owners' copies of one value agree (``casefold``: as HTTP header names do)."""
     refs = require(params, "refs")
+    for index, ref in enumerate(refs):
+        defined_where_named(ref, ctx, f"check.refs[{index}]")
     values = [normalize(resolve(ref, "check.refs")) for ref in refs]
+    if params.get("casefold"):
+        values = [v.casefold() if isinstance(v, str) else v for v in values]
     for ref, value in zip(refs[1:], values[1:], strict=True):
         if value != values[0]:
             raise CheckFailed("check.refs", f"{ref} is {value!r} but {refs[0]} is {values[0]!r}")
@@ -85,60 +104,55 @@ def _field_names(obj: Any) -> set[str]:
     raise CheckFailed("check.fields", f"{obj!r} has no fields to check")
 
 
-def symbol_exists(params: Mapping[str, Any], ctx: CheckContext) -> None:
-    obj = resolve(require(params, "ref"))
-    if params.get("callable") and not callable(obj):
-        raise CheckFailed("check.callable", f"{params['ref']} is not callable")
-    wanted = set(params.get("fields", ()))
+def _symbol(spec: Mapping[str, Any], field: str) -> None:
+    obj = resolve(require(spec, "ref"), f"{field}.ref")
+    if spec.get("callable") and not callable(obj):
+        raise CheckFailed(f"{field}.callable", f"{spec['ref']} is not callable")
+    if "params" in spec:
+        try:
+            names = list(inspect.signature(obj).parameters)
+        except (TypeError, ValueError) as exc:
+            raise CheckFailed(f"{field}.params", f"{spec['ref']} has no signature") from exc
+        if names != list(spec["params"]):
+            raise CheckFailed(
+                f"{field}.params", f"{spec['ref']} takes {names}, pinned {spec['params']}"
+            )
+    wanted = set(spec.get("fields", ()))
     missing = sorted(wanted - _field_names(obj)) if wanted else []
     if missing:
-        raise CheckFailed("check.fields", f"{params['ref']} lacks {', '.join(missing)}")
+        raise CheckFailed(f"{field}.fields", f"{spec['ref']} lacks {', '.join(missing)}")
 
 
-def json_schema(params: Mapping[str, Any], ctx: CheckContext) -> None:
-    """A wire model (pydantic) or a schema dict: required fields, accepted and refused examples."""
-    if "model" in params:
-        model = resolve(params["model"], "check.model")
-        if not (isinstance(model, type) and issubclass(model, BaseModel)):
-            raise CheckFailed("check.model", f"{params['model']} is not a pydantic model")
-        schema = model.model_json_schema()
-
-        def accepts(example: Any) -> str | None:
-            try:
-                model.model_validate(example)
-            except ValidationError as exc:
-                return str(exc.errors()[0]["loc"]) + " " + exc.errors()[0]["msg"]
-            return None
+def symbol_exists(params: Mapping[str, Any], ctx: CheckContext) -> None:
+    """A public name is importable where it is published, callable with the pinned
+    parameters, with the pinned fields; ``symbols`` pins several names of one surface."""
+    if "symbols" in params:
+        for index, spec in enumerate(params["symbols"]):
+            _symbol(spec, f"check.symbols[{index}]")
     else:
-        schema = resolve(require(params, "ref"))
-        if not isinstance(schema, Mapping):
-            raise CheckFailed("check.ref", f"{params['ref']} is not a JSON Schema object")
-
-        def accepts(example: Any) -> str | None:
-            try:
-                _validate(example, dict(schema), "check.examples")
-            except CheckFailed as exc:
-                return exc.message
-            return None
-
-    required = set(schema.get("required", ()))
-    missing = sorted(set(params.get("requires", ())) - required)
-    if missing:
-        raise CheckFailed("check.requires", f"no longer required: {', '.join(missing)}")
-    for index, example in enumerate(params.get("examples", ())):
-        if (why := accepts(example)) is not None:
-            raise CheckFailed(f"check.examples[{index}]", f"refused: {why}")
-    for index, example in enumerate(params.get("rejects", ())):
-        if accepts(example) is None:
-            raise CheckFailed(f"check.rejects[{index}]", "accepted a shape the wire forbids")
+        _symbol(params, "check")
 
 
 def stub_tool_result(params: Mapping[str, Any], ctx: CheckContext) -> None:
-    """The stub's real result for one call (in-process) against the pinned wire schema."""
+    """The stub's real result for one call (in-process) against the pinned wire schema,
+    and (``matches``) a value in it against the constant our side keeps for it."""
     result = producers.tool_result(
         require(params, "tool"), dict(params.get("arguments", {})), params.get("mode", "ok")
     )
     _validate(result, require(params, "schema"), "check.schema")
+    for index, pair in enumerate(params.get("matches", ())):
+        field = f"check.matches[{index}]"
+        produced: Any = result
+        for key in str(pair["pointer"]).strip("/").split("/"):
+            if not isinstance(produced, dict) or key not in produced:
+                raise CheckFailed(field, f"the result has no {pair['pointer']}")
+            produced = produced[key]
+        defined_where_named(pair["ref"], ctx, f"{field}.ref")
+        ours = normalize(resolve(pair["ref"], f"{field}.ref"))
+        if produced != ours:
+            raise CheckFailed(
+                field, f"upstream sent {produced!r} at {pair['pointer']}, {pair['ref']} is {ours!r}"
+            )
 
 
 def produced_shape(params: Mapping[str, Any], ctx: CheckContext) -> None:
@@ -146,6 +160,19 @@ def produced_shape(params: Mapping[str, Any], ctx: CheckContext) -> None:
     if name not in producers.PRODUCERS:
         raise CheckFailed("check.producer", f"unknown producer {name!r}")
     _validate(producers.PRODUCERS[name](), require(params, "schema"), "check.schema")
+
+
+def recorded_frame(params: Mapping[str, Any], ctx: CheckContext) -> None:
+    """The first frame of one type a running chat server sent (``harness.recorded``)
+    against the pinned schema of its data."""
+    from harness.recorded import TURNS, first_frame
+
+    frame = require(params, "frame")
+    found = first_frame(frame)
+    if "missing" in found:
+        asked = ", ".join(scenario for scenario, _ in TURNS)
+        raise CheckFailed("check.frame", f"no {frame} frame in the recorded turns ({asked})")
+    _validate(found["data"], require(params, "schema"), "check.schema")
 
 
 _ROUTE_METHODS = {"get", "post", "put", "patch", "delete"}
@@ -175,13 +202,61 @@ def _declared_routes(source: Path) -> set[tuple[str, str]]:
 
 
 def route(params: Mapping[str, Any], ctx: CheckContext) -> None:
-    """The module still declares the route (found by parsing, wherever it moved in the file)."""
+    """The module still declares the route (found by parsing, wherever it moved in the file),
+    and each ``called_from`` file, the other side of the wire, still calls that path."""
     file, method, path = require(params, "file"), require(params, "method"), require(params, "path")
     source = ctx.root / file
     if not source.is_file():
         raise CheckFailed("check.file", f"{file} does not exist")
     if (str(method).upper(), path) not in _declared_routes(source):
         raise CheckFailed("check.path", f"{file} declares no {method} {path}")
+    for index, caller in enumerate(params.get("called_from", ())):
+        called = ctx.root / caller
+        if not called.is_file() or f'{path}"' not in called.read_text(encoding="utf-8"):
+            raise CheckFailed(f"check.called_from[{index}]", f"{caller} no longer calls {path}")
+
+
+def recorded_llm_request(params: Mapping[str, Any], ctx: CheckContext) -> None:
+    """Every request body the running chat server sent the model (``harness.recorded``)
+    against the pinned schema; both kinds of call must have been made (``kinds``)."""
+    from harness.recorded import llm_requests
+
+    bodies = llm_requests()
+    for index, body in enumerate(bodies):
+        _validate(body, require(params, "schema"), f"check.schema (request {index + 1})")
+    made = {"with_tools" if body.get("tools") else "without_tools" for body in bodies}
+    missing = sorted(set(params.get("kinds", ())) - made)
+    if missing:
+        raise CheckFailed("check.kinds", f"no recorded request {', '.join(missing)}")
+
+
+def served_openapi(params: Mapping[str, Any], ctx: CheckContext) -> None:
+    """The operation the running chat server serves in its ``/openapi.json``, and its request
+    body schema (resolved in that document) against required fields and examples."""
+    from harness.recorded import served_openapi as served
+
+    document = served()
+    method, path = str(require(params, "method")).lower(), require(params, "path")
+    operation = document.get("paths", {}).get(path, {}).get(method)
+    if operation is None:
+        raise CheckFailed("check.path", f"the served document has no {method.upper()} {path}")
+    name = require(params, "schema")
+    components = document.get("components", {})
+    if name not in components.get("schemas", {}):
+        raise CheckFailed("check.schema", f"the served document has no schema {name!r}")
+    schema = {"$ref": f"#/components/schemas/{name}", "components": components}
+    required = set(components["schemas"][name].get("required", ()))
+    missing = sorted(set(params.get("requires", ())) - required)
+    if missing:
+        raise CheckFailed("check.requires", f"{name} no longer requires {', '.join(missing)}")
+    for index, example in enumerate(params.get("examples", ())):
+        _validate(example, schema, f"check.examples[{index}]")
+    for index, example in enumerate(params.get("rejects", ())):
+        try:
+            _validate(example, schema, f"check.rejects[{index}]")
+        except CheckFailed:
+            continue
+        raise CheckFailed(f"check.rejects[{index}]", "the served schema accepts a shape it forbids")
 
 
 def _crossing_marks(path: Path) -> list[tuple[str, str]]:
@@ -260,13 +335,24 @@ def seam(params: Mapping[str, Any], ctx: CheckContext) -> None:
 
 
 def transition_table(params: Mapping[str, Any], ctx: CheckContext) -> None:
+    """The table has the pinned number of rows, one per (state, event) pair, unique row
+    ids, and more illegal rows than legal ones (SPEC §6)."""
+    defined_where_named(require(params, "ref"), ctx, "check.ref")
     rows = list(resolve(require(params, "ref")))
     expected = require(params, "rows")
     if len(rows) != expected:
         raise CheckFailed("check.rows", f"{params['ref']} has {len(rows)} rows, pinned {expected}")
+    pairs = {(getattr(r, "source", None), getattr(r, "event", None)) for r in rows}
+    if len(pairs) != len(rows):
+        raise CheckFailed("check.rows", f"{len(rows) - len(pairs)} (state, event) pairs repeat")
+    if len({getattr(r, "id", None) for r in rows}) != len(rows):
+        raise CheckFailed("check.rows", f"{params['ref']} repeats a row id")
     illegal = sum(1 for row in rows if not getattr(row, "legal", True))
     if illegal * 2 <= len(rows):
         raise CheckFailed("check", f"only {illegal} of {len(rows)} rows are illegal (need > half)")
+    for name in params.get("named_illegal", ()):
+        if not any(getattr(r, "id", None) == name and not r.legal for r in rows):
+            raise CheckFailed("check.named_illegal", f"no illegal row named {name!r}")
 
 
 def generated_file(params: Mapping[str, Any], ctx: CheckContext) -> None:
@@ -286,6 +372,40 @@ def generated_file(params: Mapping[str, Any], ctx: CheckContext) -> None:
     if path.read_text(encoding="utf-8") != expected:
         fix = params.get("command", f"regenerate it with {ref}")
         raise CheckFailed("check.file", f"{file} is not what {ref} writes: run `{fix}`")
+
+
+def gate_exit(params: Mapping[str, Any], ctx: CheckContext) -> None:
+    """A gate's own exit code for a command line, run on an empty root (no sweep record,
+    no JUnit): what CI sees, not the table that maps it."""
+    gate = require(params, "gate")
+    main = importlib.import_module(f"gates.{gate}").main  # gates import the harness: by name
+    for index, case in enumerate(require(params, "cases")):
+        with (
+            tempfile.TemporaryDirectory(prefix="beacon-gate-exit-") as root,
+            contextlib.redirect_stdout(io.StringIO()),
+            contextlib.redirect_stderr(io.StringIO()),
+        ):
+            code = main([*case["argv"], "--root", root])
+        if code != case["exit"]:
+            shown = " ".join([gate, *case["argv"]])
+            raise CheckFailed(
+                f"check.cases[{index}]",
+                f"`beacon gate {shown}` exited {code}, pinned {case['exit']}",
+            )
+
+
+def gate_callers(params: Mapping[str, Any], ctx: CheckContext) -> None:
+    """Each gate is invoked from what CI runs (``.ci/run``, the Makefile targets it reaches,
+    a gate's ``INVOKES``), by the named caller: a gate nothing calls is a dead path."""
+    from harness.callers import find_callers
+
+    callers = find_callers(ctx.root).callers
+    for gate, caller in require(params, "called_by").items():
+        who = callers.get(f"gate {gate}")
+        if who is None:
+            raise CheckFailed(f"check.called_by.{gate}", f"{gate} is not a gate the harness knows")
+        if caller not in who:
+            raise CheckFailed(f"check.called_by.{gate}", f"{caller} no longer calls {gate} ({who})")
 
 
 _REQ_NAME = re.compile(r"^\s*([A-Za-z0-9_.-]+)(\[[^\]]*\])?\s*(.*)$")
@@ -359,9 +479,13 @@ CHECKS: dict[str, Check] = {
     "python-constant": python_constant,
     "same-value": same_value,
     "symbol-exists": symbol_exists,
-    "json-schema": json_schema,
     "stub-tool-result": stub_tool_result,
     "produced-shape": produced_shape,
+    "recorded-frame": recorded_frame,
+    "served-openapi": served_openapi,
+    "recorded-llm-request": recorded_llm_request,
+    "gate-exit": gate_exit,
+    "gate-callers": gate_callers,
     "route": route,
     "seam": seam,
     "transition-table": transition_table,

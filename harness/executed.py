@@ -1,8 +1,9 @@
 """The executed-test check: a green runner exit is not proof the named tests ran.
 
 From the run's JUnit XML, every test a boundary names as evidence, and every
-required group, must have executed and passed. Skipped, deselected or missing
-tests fail the check even when pytest exited 0.
+node of the required groups (``harness/required.py``), must have executed and
+passed. Skipped, deselected or missing tests fail the check even when pytest
+exited 0.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from pathlib import Path
 
 from boundaries import Registry
 from harness.checks import crossing_tests
+from harness.required import required_groups
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,15 +44,6 @@ class ExecutedReport:
     @property
     def ok(self) -> bool:
         return not self.shortfalls
-
-
-# Groups whose every row must run: the harness FSM's 36 rows, the subset gate's
-# table, and every probe (each a one-command reproduction that must still work).
-REQUIRED_GROUPS: tuple[Requirement, ...] = (
-    Requirement("suites/harness/test_fsm.py::test_each_row_of_the_harness_fsm_holds", "fsm", 36),
-    Requirement("suites/unit/test_subset_gate.py::test_each_row_of_the_table_holds", "subset", 20),
-    Requirement("suites/harness/test_probes.py::test_each_probe_reproduces_its_case", "probes", 17),
-)
 
 
 class JunitError(Exception):
@@ -98,7 +91,9 @@ def requirements(registry: Registry, root: Path) -> list[Requirement]:
             found += [Requirement(node, f"{boundary.id} crossing") for node in crossings]
             if not crossings:
                 found.append(Requirement(f"crossing({boundary.id})", boundary.id))
-    return found + list(REQUIRED_GROUPS)
+    # Every row, cell, case and spec of the required groups (harness/required.py),
+    # one requirement each: a group is as large as its data, never a typed count.
+    return found + [Requirement(g.node, g.group) for g in required_groups(root)]
 
 
 def _matching(node: str, cases: dict[str, str]) -> list[str]:

@@ -3,11 +3,16 @@
 Rows are data; every (state, event) pair not listed as legal is illegal, and
 the illegal orderings worth a name are the ones that make evidence lie (a
 gate deciding before the suite finished, a second report for one run).
+
+The gates run on it (``walk``): a gate gives one step per state, and which step
+runs next is the row the last event picked, so a wrong row changes what the gate
+does and decides (``harness/gating.py``), never only a trail.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 from beacon.adjudication.tables import build_rows
@@ -99,3 +104,52 @@ class Lifecycle:
         self.trail.append(row.id)
         self.state = row.target
         return self.state
+
+
+Step = Callable[[], HarnessEvent]
+
+
+@dataclass
+class Walk:
+    """Where a walk ended and how: the rows it took, and what went wrong on the way."""
+
+    state: HarnessState
+    trail: list[str] = field(default_factory=list)
+    events: list[HarnessEvent] = field(default_factory=list)
+    problem: str | None = None
+
+    @property
+    def reported_on_a_decision(self) -> bool:
+        """The run was reported by a decision, the only ending that can open a gate."""
+        return (
+            self.problem is None
+            and self.state is HarnessState.REPORTED
+            and self.events[-1:] == [HarnessEvent.DECIDED]
+        )
+
+
+def walk(steps: Mapping[HarnessState, Step], start: HarnessState) -> Walk:
+    """Run the step of each state the table leads to, from ``start`` until REPORTED.
+
+    Each step does its work and names the event that happened; the table picks the
+    next state. A state without a step, an illegal event or a walk that goes round
+    (more steps than states) ends the walk with a ``problem``, never a decision.
+    """
+    life = Lifecycle(start)
+    events: list[HarnessEvent] = []
+    for _ in range(len(HarnessState)):
+        if life.state is HarnessState.REPORTED:
+            return Walk(life.state, life.trail, events)
+        step = steps.get(life.state)
+        if step is None:
+            problem = f"the lifecycle led to {life.state.value}, a state this gate has no step for"
+            return Walk(life.state, life.trail, events, problem)
+        event = step()
+        events.append(event)
+        try:
+            life.fire(event)
+        except IllegalTransition as exc:
+            return Walk(life.state, life.trail, events, str(exc))
+    if life.state is HarnessState.REPORTED:
+        return Walk(life.state, life.trail, events)
+    return Walk(life.state, life.trail, events, f"no report after {len(HarnessState)} steps")

@@ -21,7 +21,7 @@ from boundaries import load_registry
 from harness.callers import find_callers
 from harness.executed import JunitError, check_executed, junit_cases, requirements
 from harness.fanin import audit
-from harness.fsm import HarnessEvent, HarnessState, Lifecycle
+from harness.fsm import HarnessEvent, HarnessState, walk
 from harness.sweep import freshness
 from harness.verify import (
     Report,
@@ -110,21 +110,67 @@ def report_decision(root: Path, decision: Decision) -> int:
 
 
 def decide_observe(root: Path, junit: Path, bypass: str | None = None) -> Decision:
-    """May a change be called done? Fresh sweep, green sweep, executed evidence, callers, fan-in."""
+    """May a change be called done? Fresh sweep, green sweep, executed evidence, callers, fan-in.
+
+    The decision walks the harness lifecycle table (``harness.fsm.walk``): one step per
+    state, the next step picked by the row the last event chose. Only a walk reported
+    by a decision can open the gate; a stale sweep ends it on an abort row (5).
+    """
     decision = Decision("observe", bypass=bypass)
-    life = Lifecycle(HarnessState.SUITE_RUNNING)  # the suite ran before the gate was called
-    life.fire(HarnessEvent.FINISHED)
-    fresh = freshness(root)
-    decision.facts["freshness"] = {"fresh": fresh.fresh, "reasons": list(fresh.reasons)}
-    if not fresh.fresh and bypass is None:
-        decision.outcome = Outcome.STALE
-        decision.findings += [f"stale sweep: {r}" for r in fresh.reasons]
-        life.fire(HarnessEvent.ABORT)
-        decision.facts["lifecycle"] = life.trail
-        return decision
-    if not fresh.fresh:
-        decision.warnings += [f"BYPASSED stale sweep: {r}" for r in fresh.reasons]
-    record = fresh.record or {}
+    seen: dict[str, Any] = {}  # what one step leaves for the next
+
+    def suite_finished() -> HarnessEvent:
+        # The suite ran before the gate was called; what it left is the JUnit record.
+        try:
+            seen["cases"] = junit_cases(junit)
+        except JunitError as exc:
+            decision.fail(str(exc))
+            seen["cases"] = None  # read and unreadable: no test can be shown to have run
+        return HarnessEvent.FINISHED
+
+    def collect() -> HarnessEvent:
+        if "cases" not in seen:
+            decision.fail("evidence collected before the suite's record was read")
+        fresh = freshness(root)
+        decision.facts["freshness"] = {"fresh": fresh.fresh, "reasons": list(fresh.reasons)}
+        if not fresh.fresh and bypass is None:
+            decision.findings += [f"stale sweep: {r}" for r in fresh.reasons]
+            seen["abort"] = Outcome.STALE
+            return HarnessEvent.ABORT
+        if not fresh.fresh:
+            decision.warnings += [f"BYPASSED stale sweep: {r}" for r in fresh.reasons]
+        _collect_sweep_and_executed(root, decision, fresh.record or {}, seen.get("cases"))
+        seen["collected"] = True
+        return HarnessEvent.COLLECTED
+
+    def decide() -> HarnessEvent:
+        if not seen.get("collected"):
+            decision.fail("a decision on evidence that was never collected")
+        try:
+            _decide_callers_and_fan_in(root, decision, seen.get("cases") or {})
+        except Exception as exc:  # an audit died: report what is known, as a failure
+            decision.fail(f"the gate's audits died: {type(exc).__name__}: {exc}")
+            seen["abort"] = Outcome.FAILING
+            return HarnessEvent.ABORT
+        return HarnessEvent.DECIDED
+
+    S = HarnessState
+    run = walk(
+        {S.SUITE_RUNNING: suite_finished, S.EVIDENCE_COLLECTING: collect, S.GATE_DECIDING: decide},
+        S.SUITE_RUNNING,
+    )
+    decision.facts["lifecycle"] = run.trail
+    ended_on_abort = run.problem is None and run.events[-1:] == [HarnessEvent.ABORT]
+    if ended_on_abort and S(run.state) is S.REPORTED and "abort" in seen:
+        decision.outcome = seen["abort"]
+    elif not run.reported_on_a_decision:
+        decision.fail(f"the run was not reported by a decision ({run.problem or run.trail})")
+    return decision
+
+
+def _collect_sweep_and_executed(
+    root: Path, decision: Decision, record: dict[str, Any], cases: dict[str, str] | None
+) -> None:
     decision.facts["sweep"] = {k: record.get(k) for k in ("commit", "swept_at", "count", "ok")}
     if not record.get("ok", False):
         failed = [b["id"] for b in record.get("boundaries", []) if b.get("verdict") != "pass"]
@@ -134,18 +180,14 @@ def decide_observe(root: Path, junit: Path, bypass: str | None = None) -> Decisi
         decision.fail(
             f"the sweep is red: {len(failed)} boundaries failed {failed[:10]} {problems[:5]}"
         )
-    registry = load_registry(root)
-    try:
-        cases = junit_cases(junit)
-    except JunitError as exc:
-        decision.fail(str(exc))
-        cases = {}
-    else:
-        report = check_executed(cases, requirements(registry, root))
+    if cases is not None:
+        report = check_executed(cases, requirements(load_registry(root), root))
         decision.facts["executed"] = {"required": report.required, "cases": report.cases_seen}
         for shortfall in report.shortfalls:
             decision.fail(f"not executed: {shortfall}")
-    life.fire(HarnessEvent.COLLECTED)
+
+
+def _decide_callers_and_fan_in(root: Path, decision: Decision, cases: dict[str, str]) -> None:
     callers = find_callers(root)
     decision.facts["callers"] = {k: list(v) for k, v in callers.callers.items()}
     for orphan in callers.orphans:
@@ -163,9 +205,6 @@ def decide_observe(root: Path, junit: Path, bypass: str | None = None) -> Decisi
             decision.fail(f"fan-in over the hard limit: {summary} lack execution evidence")
         elif gate_fan.level == "warn":
             decision.warnings.append(f"fan-in warning: {summary} lack execution evidence")
-    life.fire(HarnessEvent.DECIDED)
-    decision.facts["lifecycle"] = life.trail
-    return decision
 
 
 def write_evidence(root: Path, decision: Decision, name: str | None = None) -> Path:

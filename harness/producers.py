@@ -102,6 +102,16 @@ def dev_token() -> Any:
     return _json(_dev_app(), "POST", "/dev/tokens", json={"sub": "sweep", "tiers": ["core"]})
 
 
+def dev_token_claims() -> Any:
+    """A minted dev token's header and claims, as the stub signed them (read unverified:
+    the seam stub-tokens>auth-verify proves the signature verifies)."""
+    import jwt
+
+    token = dev_token()["body"]["token"]
+    claims = jwt.decode(token, options={"verify_signature": False})
+    return {"header": jwt.get_unverified_header(token), "claims": claims}
+
+
 def dev_token_refusal() -> Any:
     return _json(_dev_app(), "POST", "/dev/tokens", json={"sub": "", "tiers": []})
 
@@ -162,6 +172,7 @@ def openai_models() -> Any:
 PRODUCERS: dict[str, Callable[[], Any]] = {
     "jwks": jwks,
     "dev-token": dev_token,
+    "dev-token-claims": dev_token_claims,
     "dev-token-refusal": dev_token_refusal,
     "dev-requests": dev_requests,
     "mcp-without-bearer": mcp_without_bearer,

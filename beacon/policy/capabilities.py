@@ -29,6 +29,23 @@ TIER_CAPABILITIES: Mapping[str, frozenset[str]] = MappingProxyType(
 )
 TIERS: tuple[str, ...] = tuple(TIER_CAPABILITIES)
 
+# Development only: a tier that grants one capability alone. SPEC §5's tiers nest, so
+# no real set of them holds photo_ai, analytics, documents, progress or bim by itself,
+# and the permission matrix needs a caller who does (6 × 10 × 2 cells, 100 blocked).
+# A name reaches ``granted_capabilities`` only from a verified token, and the verifier
+# knows these names only on a server with the development switch on
+# (``development_tiers``; ``BEACON_SCENARIOS=allow``, off by default): an operator's
+# server refuses such a token (401 auth_bad_tiers) and grants what the licences grant.
+SINGLE_CAPABILITY_TIERS: Mapping[str, frozenset[str]] = MappingProxyType(
+    {f"only:{capability}": frozenset({capability}) for capability in CAPABILITIES}
+)
+
+
+def development_tiers(allowed: bool) -> frozenset[str]:
+    """The tier names a verifier accepts beside ``TIERS``: none unless ``allowed``."""
+    return frozenset(SINGLE_CAPABILITY_TIERS) if allowed else frozenset()
+
+
 # The ten upstream tools of SPEC §2.1, as a view of the tool table: a tool without
 # a row is hidden and blocked.
 TOOL_CAPABILITY: Mapping[str, str] = MappingProxyType(
@@ -42,7 +59,7 @@ def granted_capabilities(tiers: Iterable[object]) -> frozenset[str]:
     granted: set[str] = set()
     for tier in tiers:
         if isinstance(tier, str):
-            granted |= TIER_CAPABILITIES.get(tier, frozenset())
+            granted |= TIER_CAPABILITIES.get(tier) or SINGLE_CAPABILITY_TIERS.get(tier, frozenset())
     return frozenset(granted)
 
 
@@ -69,11 +86,8 @@ class MatrixCell:
 
 
 def matrix_cells() -> tuple[MatrixCell, ...]:
-    """The 120 cells, expected verdicts read from this map (the e2e test's rows).
-
-    The unit test restates the expectation independently; end to end, the point
-    is that the real dispatch path agrees with this map cell by cell.
-    """
+    """The 120 cells, expected verdicts read from this map (the executed-test check's
+    rows: every cell's e2e test must run). The tests restate the expectation themselves."""
     return tuple(
         MatrixCell(
             id=f"{cap}-{tool}-{'hint' if hint else 'nohint'}",

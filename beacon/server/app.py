@@ -26,7 +26,7 @@ from beacon.llm.client import LlmConfig
 from beacon.loop.frames import Frame, terminal_error
 from beacon.loop.orchestrator import Turn, TurnDeps, new_turn_id
 from beacon.loop.pages import decide_page, fetch_more, has_more, serve_pending
-from beacon.policy.capabilities import TIERS
+from beacon.policy.capabilities import TIERS, development_tiers
 from beacon.server.follow import StoreFollowers
 from beacon.server.guard import (
     EdgeLimits,
@@ -86,7 +86,8 @@ def create_app(settings: Settings) -> FastAPI:
         settings.jwks,
         issuer=settings.jwt_issuer,
         audience=settings.jwt_audience,
-        known_tiers=frozenset(TIERS),
+        # `only:<capability>` tiers exist for the test matrix, on a development server only.
+        known_tiers=frozenset(TIERS) | development_tiers(settings.scenarios_allowed),
         max_lifetime_s=settings.token_max_lifetime_s,
     )
     hub = TurnHub()

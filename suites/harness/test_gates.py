@@ -154,7 +154,11 @@ def test_promoting_to_prod_needs_the_same_artifact_promoted_to_qa(
 def test_an_orphan_gate_fails_observe(beacon: Beacon, repo: Path) -> None:
     ci = repo / ".ci/run"
     ci.write_text(ci.read_text().replace("gate promote", "gate promoted-nowhere"))
-    assert sweep_in(repo)
+    assert not sweep_in(repo)  # the gate:gate-callers boundary sees it in the sweep already
+    record = json.loads((repo / "reports/sweep/latest.json").read_text())
+    assert [b["id"] for b in record["boundaries"] if b["verdict"] != "pass"] == [
+        "gate:gate-callers"
+    ]
     _junit_for_everything(repo)
     code, out = gate_in(repo, "observe")
     assert code == 1

@@ -21,6 +21,7 @@ import typer
 
 import gates.cli
 import harness.cli
+import harness.postgres_cli
 import stub_server.cli
 from beacon.cli.main import COMMAND_GROUP, STUB_COMMANDS, app, command_names, load_commands
 from gates import observe, promote
@@ -34,8 +35,8 @@ PACKAGES = (PRODUCT, *BESIDE, "boundaries")
 # Every `beacon` sub-command as it was before the split, with its options and
 # arguments (path → (options, arguments)). The gates parse their own arguments.
 COMMANDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
-    "up": (("--chat-port", "--scenario"), ()),
-    "serve": (("--host", "--port"), ()),
+    "up": (("--chat-port", "--db", "--scenario", "--workers"), ()),
+    "serve": (("--host", "--port", "--workers"), ()),
     "stub-mcp": (("--port", "--scenario"), ()),
     "stub-llm": (("--port",), ()),
     "token": (("--mcp", "--sub", "--tier"), ()),
@@ -51,6 +52,8 @@ COMMANDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
         ("--all", "--list", "--llm", "--mcp", "--scenario", "--target", "--token"),
         ("name",),
     ),
+    "postgres start": (("--directory", "--port"), ()),
+    "postgres stop": (("--directory",), ()),
     "verify": (
         (
             "--baseline",
@@ -80,6 +83,7 @@ ENTRY_POINTS = {
     "stub": "stub_server.cli:register",
     "harness": "harness.cli:register",
     "gates": "gates.cli:register",
+    "postgres": "harness.postgres_cli:register",
 }
 
 
@@ -232,11 +236,12 @@ def test_the_stub_harness_and_gates_register_through_entry_points() -> None:
     assert stub_server.cli.register is _load("stub")
     assert harness.cli.register is _load("harness")
     assert gates.cli.register is _load("gates")
+    assert harness.postgres_cli.register is _load("postgres")
     fresh = typer.Typer()
     assert load_commands(fresh) == sorted(ENTRY_POINTS)
     assert command_names(fresh) == {
         "stub-mcp", "stub-llm", "sweep", "boundaries", "check-executed", "audit", "probe",
-        "verify", "gate",
+        "verify", "gate", "postgres",
     }  # fmt: skip
     assert set(STUB_COMMANDS) <= command_names(app)
 
