@@ -28,14 +28,54 @@ def _refs(events: list[SseEvent]) -> dict[str, object]:
     return next(e.json() for e in events if e.event == "references")
 
 
-def _stated(answer: str, value: int, grade: str) -> bool:
+# The scorer's own reading of a stated count, per locale (typed here, never taken from
+# the renderer): how a bound is worded, how thousands are grouped, how "none" is said.
+AT_LEAST = {
+    "en": "at least",
+    "de": "mindestens",
+    "es": "al menos",
+    "ko": "최소",
+    "ja": "少なくとも",
+}
+GROUPING = {"en": ",", "de": ".", "es": ".", "ko": ",", "ja": ","}
+NONE_SAID = {
+    "en": r"\b(none|no)\b",
+    "de": r"\bkeine?\b",
+    "es": r"\b(ningun[oa]?|no hay)\b",
+    "ko": r"없습니다",
+    "ja": r"ありません",
+}
+# An answer for a non-English reader that says any of these mixed languages.
+ENGLISH_WORDS = re.compile(
+    r"\b(the|has|have|these|are|is|shown|matching|records|count|exactly|at least|cards)\b",
+    re.IGNORECASE,
+)
+SCRIPTS = {"ko": re.compile(r"[\uac00-\ud7af]"), "ja": re.compile(r"[\u3040-\u30ff]")}
+
+
+def _stated(answer: str, value: int, grade: str, locale: str = "en") -> bool:
     if value == 0 and grade == "EXACT":
-        return bool(re.search(r"\b(none|no)\b", answer, re.IGNORECASE))  # said, not numbered
-    number = rf"{value:,}|{value}"
+        return bool(re.search(NONE_SAID[locale], answer, re.IGNORECASE))  # said, not numbered
+    grouped = f"{value:,}".replace(",", GROUPING[locale])
+    number = rf"{re.escape(grouped)}|{value}"
+    bound = re.escape(AT_LEAST[locale])
     if grade == "EXACT":
         # An exact slot is answered only by an unqualified number, never "at least N".
-        return bool(re.search(rf"(?<!at least )(?<![\d,])({number})(?![\d,])", answer))
-    return bool(re.search(rf"at least ({number})(?![\d,])", answer))
+        return any(
+            not re.search(rf"{bound}\s*$", answer[: m.start()])
+            for m in re.finditer(rf"(?<![\d.,])({number})(?![\d]|[.,]\d)", answer)
+        )
+    return bool(re.search(rf"{bound}\s*({number})(?![\d]|[.,]\d)", answer))
+
+
+def in_locale(answer: str, locale: str) -> bool:
+    """Written in the reader's language: no English filler in another locale's answer."""
+    if locale == "en":
+        return True
+    script = SCRIPTS.get(locale)
+    if script is not None and not script.search(answer):
+        return False
+    return not ENGLISH_WORDS.search(answer)
 
 
 def score(case: Case, events: list[SseEvent]) -> Score:
@@ -47,6 +87,13 @@ def score(case: Case, events: list[SseEvent]) -> Score:
     primary = counts[0] if counts else {"grade": "UNKNOWN", "total": None}
     answer = str(events[-1].json()["answer"])
     grade_ok = primary["grade"] == (case.honest_grade or case.grade)
+    if not in_locale(answer, case.locale):
+        return Score(case, grade_ok, False, f"not written in {case.locale}: {answer}")
+    if case.denied:
+        notices = [e.json() for e in events if e.event == "notice"]
+        denied = any(n.get("kind") == "denied" for n in notices)
+        answered = denied and primary["total"] is None and not re.search(r"\d", answer)
+        return Score(case, grade_ok, answered, "denied, no number" if answered else answer)
     if case.members:
         sets = refs.get("sets") or []
         members = tuple(sets[0]["members"]) if isinstance(sets, list) and sets else ()
@@ -56,15 +103,33 @@ def score(case: Case, events: list[SseEvent]) -> Score:
         answered = primary["total"] is None and not re.search(r"\d", answer)
         return Score(case, grade_ok, answered, "no number stated" if answered else answer)
     assert case.value is not None
-    answered = primary["total"] == case.value and _stated(answer, case.value, case.grade)
+    answered = primary["total"] == case.value and _stated(
+        answer, case.value, case.grade, case.locale
+    )
     return Score(case, grade_ok, answered, f"total {primary['total']} vs gold {case.value}")
 
 
 def run(stack: Stack, cases: list[Case]) -> list[Score]:
-    token = stack.token(sub="gold-eval")
+    tokens: dict[tuple[str, ...] | None, str] = {}
+
+    def token(tiers: tuple[str, ...] | None) -> str:
+        if tiers not in tokens:
+            tokens[tiers] = (
+                stack.token(sub="gold-eval")
+                if tiers is None
+                else stack.token(sub="gold-eval", tiers=tiers)
+            )
+        return tokens[tiers]
+
     return [
         score(
-            c, run_turn(stack.chat_url, {"message": c.question}, token=token, scenario=c.scenario)
+            c,
+            run_turn(
+                stack.chat_url,
+                {"message": c.question, "locale": c.locale},
+                token=token(c.tiers),
+                scenario=c.scenario,
+            ),
         )
         for c in cases
     ]

@@ -32,6 +32,7 @@ from stub_server.records import (
 # The record types are re-exported: the tools import them from here.
 __all__ = [
     "COMPANIES",
+    "INSPECTORS",
     "QUALITY_CATEGORIES",
     "SAFETY_CATEGORIES",
     "STATUSES",
@@ -58,6 +59,16 @@ COMPANIES: tuple[str, ...] = (
     "Crescent Drywall",
     "Ironbridge Mechanical",
     "Pioneer Glazing",
+)
+# Who raises findings on site. Drawn from a stream of their own, so adding them
+# moved no other record of the corpus.
+INSPECTORS: tuple[str, ...] = (
+    "Dana Whitfield",
+    "Marco Ruiz",
+    "Ji-woo Park",
+    "Kenji Sato",
+    "Lena Hoffmann",
+    "Priya Nair",
 )
 SAFETY_CATEGORIES: tuple[str, ...] = (
     "fall protection",
@@ -146,6 +157,7 @@ def _iso_date(moment: datetime | date) -> str:
 class _Builder:
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(seed)
+        self.inspectors = random.Random(f"inspectors-{seed}")
         self.levels: list[Level] = []
         self.captures: list[Capture] = []
         self.photos: list[Photo] = []
@@ -204,6 +216,7 @@ class _Builder:
             rng.choice(COMPANIES),
             _iso_date(_moment(rng)),
             title,
+            self.inspectors.choice(INSPECTORS),
         )
 
 

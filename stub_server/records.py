@@ -59,6 +59,7 @@ class Annotation:
     company: str
     created_at: str
     title: str
+    inspector: str  # who raised the finding
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
+
+from stub_server.rules_reading import Reading, english_question, language, read
 
 _JSON_BLOCK = re.compile(r"```json\n(.*?)\n```", re.DOTALL)
 _HOW_MANY = re.compile(r"\b(how many|number of|count)\b", re.IGNORECASE)
-_PHOTOS = re.compile(r"\b(photos?|pictures?|images?)\b", re.IGNORECASE)
-_LISTING = re.compile(r"\b(list|show|all|which)\b", re.IGNORECASE)
 _PHOTO_TOPIC = re.compile(
     r"\b(?:photos?|pictures?|images?)\s+(?:of|showing|with|about)\s+(.+)", re.IGNORECASE
 )
@@ -82,12 +82,6 @@ def _view_project(messages: list[dict[str, Any]]) -> str | None:
     return None
 
 
-def _project_in(question: str, directory: list[dict[str, str]]) -> dict[str, str] | None:
-    lowered = question.lower()
-    named = [p for p in directory if p["name"].lower() in lowered]
-    return max(named, key=lambda p: len(p["name"])) if named else None
-
-
 def _strip_project(text: str, project: dict[str, str]) -> str:
     pattern = r"\s*\b(?:in|of|at|for|from)\s+(?:the\s+)?" + re.escape(project["name"]) + r"\b"
     return re.sub(pattern, "", text, flags=re.IGNORECASE).strip(" ?.!")
@@ -108,15 +102,82 @@ def _block_value(messages: list[dict[str, Any]], key: str) -> Any:
     return None
 
 
+_THIS_LEVEL = re.compile(
+    r"\b(?:this|the current) level\b|\bdiese[rnm]? ebene\b|\bder aktuellen ebene\b"
+    r"|\beste nivel\b|\bel nivel actual\b|이 층|현재 층|この階|現在の階",
+    re.IGNORECASE,
+)
+
+
 def _this_level(question: str, messages: list[dict[str, Any]]) -> str:
     """'this level' means the level the host is showing (view context)."""
     view = _block_value(messages, "view_context")
     number = view.get("level_number") if isinstance(view, dict) else None
     if isinstance(number, int):
-        return re.sub(
-            r"\b(this|the current) level\b", f"level {number}", question, flags=re.IGNORECASE
-        )
+        return _THIS_LEVEL.sub(f"level {number}", question)
     return question
+
+
+def _photo_topic(reading: Reading, question: str, project: dict[str, str]) -> str | None:
+    """What the photos should show: an English question's own words ("photos of …"),
+    else the topic the question names in any locale; None: photos of anything."""
+    match = _PHOTO_TOPIC.search(question) if language(question) == "en" else None
+    if match and (topic := _strip_project(match.group(1), project)):
+        return topic
+    return reading.topic
+
+
+def _calls(
+    reading: Reading, question: str, project: dict[str, str], tools: set[str]
+) -> list[dict[str, Any]]:
+    """The tool calls a question needs, with every filter it names as an argument."""
+    pid = project["id"]
+    # An English question goes to the text-to-SQL as the user wrote it; any other is
+    # rephrased in English, as a hosted model would (the upstream reads English).
+    english = language(question) == "en"
+    filters = reading.filters()
+    # The text-to-SQL reads status, kind, category and company from the (English)
+    # question; levels and dates travel as arguments too, so a tool that reads no text
+    # gets them and the narration may name them. Words like "open" are not sent as
+    # values: a value the turn sent is one the narration guard lets the model repeat.
+    scoped = {k: v for k, v in filters.items() if k in ("level_number", "date_from", "date_to")}
+    if reading.entity == "photos" and (topic := _photo_topic(reading, question, project)):
+        if "search_photos" not in tools:
+            return []
+        arguments: dict[str, Any] = {"project_id": pid, "query": topic, "limit": 10}
+        if reading.level is not None:
+            arguments["level_number"] = reading.level
+        return [_call(1, "search_photos", arguments)]
+    if reading.entity == "trades":
+        if "get_progress_summary" not in tools:
+            return []
+        scope = {"level_number": reading.level} if reading.level is not None else {}
+        return [_call(1, "get_progress_summary", {"project_id": pid, **scope})]
+    if reading.count:
+        if reading.entity is None or "query_data" not in tools:
+            return []  # a count is the aggregate's: code tells the user what is missing
+        asked = question if english else english_question(reading)
+        listing = (
+            _HOW_MANY.sub("list", asked, count=1)
+            if english
+            else english_question(replace(reading, count=False))
+        )
+        return [
+            _call(1, "query_data", {"project_id": pid, "question": asked, **scoped}),
+            _call(2, "query_data", {"project_id": pid, "question": listing, **scoped}),
+        ]
+    if reading.entity is None:
+        return []
+    if "query_data" in tools:
+        asked = question if english else english_question(reading)
+        return [_call(1, "query_data", {"project_id": pid, "question": asked, **scoped})]
+    if reading.entity == "findings" and "list_annotations" in tools:
+        return [_call(1, "list_annotations", {"project_id": pid, "limit": 100, **filters})]
+    if reading.entity == "photos" and "search_photos" in tools:
+        scope = {"level_number": reading.level} if reading.level is not None else {}
+        query = {"project_id": pid, "query": "photos", "limit": 10, **scope}
+        return [_call(1, "search_photos", query)]
+    return []
 
 
 def plan(messages: list[dict[str, Any]], tool_names: set[str]) -> Reply:
@@ -129,26 +190,14 @@ def plan(messages: list[dict[str, Any]], tool_names: set[str]) -> Reply:
         return Reply("", [_call(1, str(narrowing["tool"]), dict(narrowing.get("arguments") or {}))])
     question = _this_level(question, messages)
     directory = _directory(messages)
-    project = _project_in(question, directory)
+    reading = read(question, directory)
+    project = reading.project
     if project is None:
         view_id = _view_project(messages)
         project = next((p for p in directory if p["id"] == view_id), None)
     if project is None:
         return Reply("I need to know which project you mean.")
-    pid = project["id"]
-    calls: list[dict[str, Any]] = []
-    if _HOW_MANY.search(question) and "query_data" in tool_names:
-        listing = _HOW_MANY.sub("list", question, count=1)
-        calls = [
-            _call(1, "query_data", {"project_id": pid, "question": question}),
-            _call(2, "query_data", {"project_id": pid, "question": listing}),
-        ]
-    elif _PHOTOS.search(question) and "search_photos" in tool_names:
-        topic_match = _PHOTO_TOPIC.search(question)
-        topic = _strip_project(topic_match.group(1) if topic_match else question, project)
-        calls = [_call(1, "search_photos", {"project_id": pid, "query": topic, "limit": 10})]
-    elif _LISTING.search(question) and "query_data" in tool_names:
-        calls = [_call(1, "query_data", {"project_id": pid, "question": question})]
+    calls = _calls(reading, question, project, tool_names)
     if not calls:
-        return Reply("I can count, list and search photos, annotations and panoramas.")
+        return Reply("I can count, list and search photos, findings and panoramas.")
     return Reply("", calls)

@@ -2,23 +2,46 @@
 
 One sentence per anchor, so population and returned examples never share a
 sentence (subject separation), and an unknown count gets a sentence with no
-number in it at all.
+number in it at all. Written in the turn's ``answer_locale`` (else the question's
+own language), naming what each count counted; the wording is ``rules_copy``.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable
+import calendar
+from dataclasses import replace
 from typing import Any
 
-from stub_server.rules_model import _directory, _json_blocks, _last_user
-
-_HOW_MANY_PHRASE = re.compile(
-    r"^\s*how many\s+(?P<noun>.+?)\s+(?:are|is|were|was|do|does|did|have|has)\s+"
-    r"(?P<rest>.+?)\s*\??$",
-    re.IGNORECASE,
+from stub_server.rules_copy import (
+    AGGREGATE,
+    AND,
+    COMPANY,
+    COUNTERS,
+    ENUMERATED,
+    ENUMERATED_NONE,
+    ENUMERATED_PARTIAL,
+    FIELD_NOUNS,
+    FIXED,
+    KIND_WORDS,
+    LEVEL,
+    MONTH,
+    NO_EVIDENCE,
+    NOUNS,
+    PHOTO_SEARCH,
+    ROW_CAP,
+    SHOWN,
+    STATUS_WORDS,
+    THE_PROJECT,
+    WHAT_I_CAN_DO,
+    WHERE,
+    WHICH_PROJECT,
+    say,
 )
+from stub_server.rules_model import _block_value, _directory, _json_blocks, _last_user
+from stub_server.rules_reading import MONTHS, Reading, language, read
+
 Anchor = dict[str, Any]
+LOCALES = ("en", "de", "es", "ko", "ja")
 
 
 def _anchors(messages: list[dict[str, Any]]) -> list[Anchor] | None:
@@ -29,88 +52,107 @@ def _anchors(messages: list[dict[str, Any]]) -> list[Anchor] | None:
     return None
 
 
-def _count_sentence(a: Anchor, question: str, project: str, bound: bool) -> str:
+def answer_locale(messages: list[dict[str, Any]], question: str) -> str:
+    """The locale the turn context asks for, else the question's own language."""
+    asked = _block_value(messages, "answer_locale")
+    return asked if isinstance(asked, str) and asked in LOCALES else language(question)
+
+
+def what_was_counted(reading: Reading, locale: str) -> str:
+    """The counted population in words: "open safety findings on level 3", in the locale."""
+    entity = reading.entity if reading.entity is not None and reading.entity in NOUNS else "records"
+    noun = say(NOUNS[entity], locale)
+    qualities: list[str] = []
+    if entity == "findings":
+        for table, value in ((STATUS_WORDS, reading.status), (KIND_WORDS, reading.kind)):
+            if value is not None:
+                qualities.append(say(table[value], locale))
+        if reading.category is not None:
+            qualities.append(reading.category)  # the upstream's own value, as it came back
+    company = reading.company if entity == "findings" else None
+    level = say(LEVEL, locale, n=reading.level) if reading.level is not None else ""
+    if reading.month is not None:
+        year, month = reading.month
+        name = MONTHS.get(locale, MONTHS["en"])[month - 1]
+        name = name.capitalize() if locale in ("en", "de") else name
+        last = calendar.monthrange(year, month)[1]
+        dated = say(MONTH, locale, name=name, year=year, month=month, last=last)
+        level = dated + level if locale in ("ko", "ja") else level + dated
+    by = say(COMPANY, locale, company=company) if company is not None else ""
+    if locale == "en":
+        return " ".join([*qualities, noun]) + by + level
+    if locale in ("de", "es"):
+        listed = f" ({', '.join(qualities)})" if qualities else ""
+        return noun + listed + by + level
+    if locale == "ko":
+        return level + by + " ".join([*qualities, noun])
+    return level + by + "・".join(qualities) + ("の" if qualities else "") + noun
+
+
+def _counter(entity: str | None, locale: str) -> str:
+    table = COUNTERS.get(locale, {})
+    return table.get(entity or "*", table.get("*", ""))
+
+
+def _count_sentences(
+    a: Anchor, project: str, bound: bool, locale: str, directory: list[dict[str, str]]
+) -> list[str]:
     slot = "{{count:" + str(a["slot"]) + "}}"
-    if a.get("aggregate"):
-        match = _HOW_MANY_PHRASE.match(question)
-        if match:
-            return f"There are {slot} {match.group('noun')} {match.group('rest')}."
-        return f"The count you asked for is {slot}."
+    subject = str(a.get("subject", ""))
     if a.get("tool") == "search_photos":
-        return f'{project} has {slot} photos matching "{a.get("subject", "")}".'
-    if bound:
-        return (
-            f"The query matched {slot} records; the data source stops counting at its row "
-            "cap, so there may be more."
-        )
-    return f"The query matched {slot} records."
+        return [say(PHOTO_SEARCH, locale, project=project, slot=slot, subject=subject)]
+    reading = read(subject, directory)
+    if a.get("tool") == "get_progress_summary":
+        reading = replace(reading, entity="levels")  # its rows are levels, not trades
+    what = what_was_counted(reading, locale)
+    counter = _counter(reading.entity, locale)
+    sentence = say(AGGREGATE, locale, project=project, slot=slot, what=what, counter=counter)
+    if bound and not a.get("aggregate"):
+        return [sentence, say(ROW_CAP, locale)]
+    return [sentence]
 
 
-_FIELD_WORDS = {
-    "company": "companies",
-    "category": "categories",
-    "status": "statuses",
-    "level_number": "levels",
-    "discipline": "disciplines",
-    "kind": "kinds",
-}
-_WHERE = {
-    "appears_in_findings": "in these findings",
-    "appears_in_records": "in these records",
-    "named_in_documents": "in these documents",
-    "appears_in_clashes": "in these clashes",
-}
-
-
-def _enumeration_sentence(a: Anchor) -> str:
+def _enumeration_sentence(a: Anchor, locale: str) -> str:
     members = [str(m) for m in a.get("members", [])]
-    noun = _FIELD_WORDS.get(str(a.get("field")), str(a.get("field")))
-    where = _WHERE.get(str(a.get("relation")), "in these records")
+    field = str(a.get("field"))
+    noun = say(FIELD_NOUNS[field], locale) if field in FIELD_NOUNS else field
+    where = say(WHERE.get(str(a.get("relation")), WHERE["*"]), locale)
     if not members:
-        return f"No {noun} are recorded {where}."
-    listed = members[0] if len(members) == 1 else ", ".join(members[:-1]) + " and " + members[-1]
-    if a.get("complete"):
-        return f"The {noun} that appear {where}: {listed}."
-    return f"Among the records returned (not all of them), these {noun} appear: {listed}."
+        return say(ENUMERATED_NONE, locale, noun=noun, where=where)
+    joiner = AND.get(locale, AND["en"])
+    listed = members[0] if len(members) == 1 else ", ".join(members[:-1]) + joiner + members[-1]
+    if locale in ("ko", "ja"):
+        listed = AND[locale].join(members)
+    table = ENUMERATED if a.get("complete") else ENUMERATED_PARTIAL
+    return say(table, locale, noun=noun, Noun=noun.capitalize(), where=where, listed=listed)
 
 
-_FIXED: dict[str, Callable[[Anchor], str]] = {
-    "enumeration": _enumeration_sentence,
-    "shown_subset": lambda a: "These {{shown:" + str(a["slot"]) + "}} are shown as cards.",
-    "unknown_count": lambda a: (
-        "The data source answered without saying how many results "
-        "there are, so I can't give a count."
-    ),
-    "empty_with_standing": lambda a: "The data source found none.",
-    # The notice card says why; the narration must not restate it.
-    "absence_permission_denied": lambda a: (
-        "That search could not be run here, so I have nothing to show for it."
-    ),
-    "absence_auth_failure": lambda a: "The data source refused the sign-in, so I could not look.",
-    "absence_zero_after_narrowing": lambda a: (
-        "That is not among the previous results. Shall I search the whole project?"
-    ),
-    "absence_zero_from_start": lambda a: "The project has no such data.",
-    "in_band_failure": lambda a: (
-        f"The {a.get('tool', 'data')} source did not return a usable "
-        "result, so I can say nothing about it."
-    ),
-    "narrowing_released": lambda a: "The next search will cover everything again.",
-    "stitch_discarded": lambda a: (
-        "Later pages disagreed with the first, so I am answering from the first page only."
-    ),
-}
+def _fixed(a: Anchor, locale: str) -> str:
+    return say(FIXED[str(a.get("kind"))], locale, tool=a.get("tool", "data"))
+
+
+def _without_anchors(
+    messages: list[dict[str, Any]], question: str, directory: list[dict[str, str]], locale: str
+) -> str:
+    named = read(question, directory).project
+    if named is None:
+        view = _block_value(messages, "view_context")
+        view_id = view.get("project_id") if isinstance(view, dict) else None
+        named = next((p for p in directory if p["id"] == view_id), None)
+    if named is not None:
+        return say(WHAT_I_CAN_DO, locale, project=named["name"])
+    if directory:
+        return say(WHICH_PROJECT, locale, listed=", ".join(p["name"] for p in directory))
+    return say(NO_EVIDENCE, locale)
 
 
 def narrate(messages: list[dict[str, Any]]) -> str:
     _, question = _last_user(messages)
     directory = _directory(messages)
+    locale = answer_locale(messages, question)
     anchors = _anchors(messages) or []
     if not anchors:
-        if directory:
-            listed = ", ".join(p["name"] for p in directory)
-            return f"Which project do you mean? I can see: {listed}."
-        return "I could not gather any evidence for that, so I cannot answer it."
+        return _without_anchors(messages, question, directory, locale)
     # With an exact aggregate, a companion listing only supplies the cards.
     has_aggregate = any(a.get("aggregate") and a.get("kind") == "exact_count" for a in anchors)
     names = {p["id"]: p["name"] for p in directory}
@@ -120,8 +162,13 @@ def narrate(messages: list[dict[str, Any]]) -> str:
         if kind in ("exact_count", "lower_bound"):
             if has_aggregate and not a.get("aggregate"):
                 continue
-            project = names.get(str(a.get("project_id")), "the project")
-            sentences.append(_count_sentence(a, question, project, kind == "lower_bound"))
-        elif isinstance(kind, str) and kind in _FIXED:
-            sentences.append(_FIXED[kind](a))
+            project = names.get(str(a.get("project_id"))) or say(THE_PROJECT, locale)
+            bound = kind == "lower_bound"
+            sentences.extend(_count_sentences(a, project, bound, locale, directory))
+        elif kind == "shown_subset":
+            sentences.append(say(SHOWN, locale, slot="{{shown:" + str(a["slot"]) + "}}"))
+        elif kind == "enumeration":
+            sentences.append(_enumeration_sentence(a, locale))
+        elif isinstance(kind, str) and kind in FIXED:
+            sentences.append(_fixed(a, locale))
     return " ".join(s for s in sentences if s)

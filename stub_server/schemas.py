@@ -98,6 +98,7 @@ ANNOTATION_ITEM = _object(
         "category": _STR,
         "status": {"type": "string", "enum": ["open", "closed", "in_review"]},
         "company": _STR,
+        "inspector": _STR,
         "level_number": _LEVEL_NO,
         "capture_id": _STR,
         "created_at": _DATE,

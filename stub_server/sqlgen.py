@@ -79,7 +79,7 @@ _ENTITIES: tuple[_Entity, ...] = (
     ),
     _Entity(
         "annotations",
-        ("id", "title", "category", "status", "company", "level_number", "created_at"),
+        ("id", "title", "category", "status", "company", "inspector", "level_number", "created_at"),
         "created_at",
         (
             "finding",

@@ -23,7 +23,8 @@ Category = Literal[
 ]  # fmt: skip
 Status = Literal["open", "closed", "in_review"]
 _ANNOTATION_COLUMNS = [
-    "id", "title", "kind", "category", "status", "company", "level_number", "created_at",
+    "id", "title", "kind", "category", "status", "company", "inspector", "level_number",
+    "created_at",
 ]  # fmt: skip
 _DOCUMENT_COLUMNS = ["id", "kind", "number", "title", "status", "level_number", "issued_on"]
 _WORD = re.compile(r"[a-z0-9]+")
@@ -101,6 +102,7 @@ def _annotation_item(annotation: Annotation) -> dict[str, Any]:
         "category": annotation.category,
         "status": annotation.status,
         "company": annotation.company,
+        "inspector": annotation.inspector,
         "level_number": annotation.level_number,
         "capture_id": annotation.capture_id,
         "created_at": annotation.created_at,

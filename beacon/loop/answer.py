@@ -22,7 +22,9 @@ from beacon.loop.narration import guarded, turn_standing
 from beacon.loop.narrowing_state import first_sample, narrowing_hint, offer_narrowing
 from beacon.loop.prompts import RESPONDER_PROMPT, model_json
 from beacon.loop.state import TurnState
+from beacon.loop.view_list import view_list_disclosure
 from beacon.policy.vocabulary import licensing_words
+from beacon.store.turns import call_write
 
 # Absences that earn their own notice; a denial and a failure have theirs, and
 # "no standing" is said by the narration (it states no number), not a card.
@@ -156,7 +158,11 @@ async def answer(state: TurnState) -> None:
         state.locale,
         records=anchor_records(state.evidence, state.request.message),
         projects={p["id"]: p["name"] for p in state.directory},
+        question=state.request.message,
     )
+    disclosure = view_list_disclosure(view, narration.text, state.locale)
+    if disclosure is not None:
+        state.emit("notice", kind="disclosure", text=disclosure)
     narrowing = None
     if state.session_id is not None:
         if state.narrowing.state is GateState.RELEASED:
@@ -164,8 +170,12 @@ async def answer(state: TurnState) -> None:
         narrowing = (state.session_id, state.narrowing.record())
     # Save before publish: nothing of the answer leaves before it is stored, and
     # the answer, its sources, pages, audit rows and narrowing go in one commit
-    # (on the event loop, like every write of a turn: see beacon.store.turns).
-    state.deps.store.save_answer(
+    # (where the store's writes belong: on the event loop for SQLite, a worker
+    # thread for PostgreSQL; see beacon.store.turns.call_write).
+    store = state.deps.store
+    await call_write(
+        store,
+        store.save_answer,
         state.turn_id,
         session_id=state.session_id if state.request.mode == "chat" else None,
         question=state.request.message,

@@ -13,12 +13,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from beacon.adjudication import grade_view_list
 from beacon.llm.client import Completion, stream_completion
 from beacon.loop.aggregate import AggregateCorrection
 from beacon.loop.catalog import openai_tools
 from beacon.loop.context import project_directory
-from beacon.loop.copy import BUDGET, VIEW_TRUNCATED, say
+from beacon.loop.copy import BUDGET, say
 from beacon.loop.dispatch import call, deny_needed_tools
 from beacon.loop.evidence import digest
 from beacon.loop.narrowing_state import scoped_arguments
@@ -28,7 +27,6 @@ from beacon.policy.capabilities import granted_capabilities
 from beacon.policy.catalog import scope_catalog
 from beacon.upstream.mcp_client import McpUpstream
 from beacon.wire.frames import PlannedCall
-from beacon.wire.turns import VIEW_ANNOTATIONS_CAP
 
 MAX_GATHER_ROUNDS = 6
 CONTEXT_TOOL = "list_projects"
@@ -46,7 +44,8 @@ async def _context(state: TurnState, upstream: McpUpstream) -> None:
 
 
 def _turn_context(state: TurnState) -> None:
-    """The per-turn block (projects, view, narrowing) and the view list's disclosure."""
+    """The per-turn block (projects, view, narrowing). The view list's disclosure is the
+    answer's to make, once it knows whether the narration used the list (view_list.py)."""
     view = state.request.view_context
     narrowing = state.narrowing
     active = (
@@ -55,13 +54,11 @@ def _turn_context(state: TurnState) -> None:
         else None
     )
     state.turn_block = turn_block(
-        state.directory, view.model_dump(exclude_none=True) if view else None, active
+        state.directory,
+        view.model_dump(exclude_none=True) if view else None,
+        active,
+        locale=state.locale,
     )
-    if view is not None and view.annotations is not None:
-        listed = grade_view_list(len(view.annotations), VIEW_ANNOTATIONS_CAP)
-        if listed.disclose_truncation:
-            text = say(VIEW_TRUNCATED, state.locale, n=len(view.annotations))
-            state.emit("notice", kind="disclosure", text=text)
 
 
 async def plan(

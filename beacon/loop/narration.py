@@ -98,6 +98,7 @@ def guarded(
     *,
     records: Sequence[Mapping[str, Any]],
     projects: Mapping[str, str],
+    question: str = "",
 ) -> Narration:
     stream = GuardedStream(slots, standing, locale)
     published = stream.feed(text) + stream.flush()
@@ -107,7 +108,7 @@ def guarded(
     # Nothing the model wrote may be said: code narrates the same anchors, and its
     # sentences pass the same guard (they are built never to trip it).
     code = GuardedStream(slots, standing, locale)
-    built = " ".join(narrate(records, locale, projects=projects))
+    built = " ".join(narrate(records, locale, projects=projects, question=question))
     fallback = code.feed(built) + code.flush()
     if not fallback.strip():
         fallback = say(NOTHING_SAYABLE, locale)

@@ -10,7 +10,8 @@ evidence that produced its anchor (a test holds it to that).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import re
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from beacon.loop.copy import say
@@ -33,21 +34,44 @@ NOUNS: Mapping[str, Copy] = {
         "de": "Dokumente",
         "es": "documentos",
     },
+    "panoramas": {
+        "en": "panoramas",
+        "ko": "파노라마",
+        "ja": "パノラマ",
+        "de": "Panoramen",
+        "es": "panorámicas",
+    },
     "*": {"en": "records", "ko": "항목", "ja": "記録", "de": "Datensätze", "es": "registros"},
 }
+# What a query counted, read from its subject in any locale (query_data counts
+# panoramas, photos or findings alike; the sentence must say which).
+SUBJECT_NOUNS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    (
+        "panoramas",
+        re.compile(
+            r"panoram|\bpanos?\b|\bcaptures?\b|\b360s?\b|aufnahme|captura|파노라마|パノラマ",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        "search_photos",
+        re.compile(r"photo|picture|image|foto|bild|imagen|사진|写真|画像", re.IGNORECASE),
+    ),
+    (
+        "list_annotations",
+        re.compile(
+            r"finding|issue|annotation|observation|defect|befund|mängel|mangel|hallazgo"
+            r"|observaci|incidencia|지적|결함|指摘|不具合",
+            re.IGNORECASE,
+        ),
+    ),
+)
 COUNT: Copy = {
     "en": "{project} has {slot} matching {noun}.",
     "ko": "{project}에서 일치하는 {noun}: {slot}.",
     "ja": "{project}で一致する{noun}: {slot}。",
     "de": "{project} hat {slot} passende {noun}.",
     "es": "{project} tiene {slot} {noun} que coinciden.",
-}
-AGGREGATE: Copy = {
-    "en": "The count you asked for is {slot}.",
-    "ko": "요청하신 개수는 {slot}입니다.",
-    "ja": "お尋ねの件数は{slot}です。",
-    "de": "Die gefragte Anzahl ist {slot}.",
-    "es": "El recuento que pidió es {slot}.",
 }
 SHOWN: Copy = {
     "en": "These {slot} are shown as cards.",
@@ -57,18 +81,47 @@ SHOWN: Copy = {
     "es": "Estos {slot} se muestran como tarjetas.",
 }
 ENUMERATED: Copy = {
-    "en": "The {field} values found: {members}.",
-    "ko": "확인된 {field} 값: {members}.",
-    "ja": "確認できた{field}の値: {members}。",
-    "de": "Gefundene Werte für {field}: {members}.",
-    "es": "Valores de {field} encontrados: {members}.",
+    "en": "The {field} found: {members}.",
+    "ko": "확인된 {field}: {members}.",
+    "ja": "確認できた{field}: {members}。",
+    "de": "Gefundene {field}: {members}.",
+    "es": "{field} encontrados: {members}.",
 }
 ENUMERATED_PARTIAL: Copy = {
-    "en": "Among the records returned, these {field} values appear: {members}.",
-    "ko": "반환된 기록에 나타난 {field} 값: {members}.",
-    "ja": "返された記録に現れた{field}の値: {members}。",
-    "de": "In den gelieferten Datensätzen kommen diese Werte für {field} vor: {members}.",
-    "es": "En los registros devueltos aparecen estos valores de {field}: {members}.",
+    "en": "Among the records returned, these {field} appear: {members}.",
+    "ko": "반환된 기록에 나타난 {field}: {members}.",
+    "ja": "返された記録に現れた{field}: {members}。",
+    "de": "In den gelieferten Datensätzen kommen diese {field} vor: {members}.",
+    "es": "En los registros devueltos aparecen estos {field}: {members}.",
+}
+# The enumerable fields by name (beacon.loop.sets), as the reader says them.
+FIELD_NAMES: Mapping[str, Copy] = {
+    "company": {"en": "companies", "ko": "업체", "ja": "会社", "de": "Firmen", "es": "Empresas"},
+    "inspector": {
+        "en": "inspectors",
+        "ko": "점검자",
+        "ja": "検査員",
+        "de": "Prüfer",
+        "es": "Inspectores",
+    },
+    "category": {
+        "en": "categories",
+        "ko": "분류",
+        "ja": "分類",
+        "de": "Kategorien",
+        "es": "Categorías",
+    },
+    "status": {"en": "statuses", "ko": "상태", "ja": "状態", "de": "Status", "es": "Estados"},
+    "level_number": {"en": "levels", "ko": "층", "ja": "階", "de": "Ebenen", "es": "Niveles"},
+    "discipline": {
+        "en": "disciplines",
+        "ko": "분야",
+        "ja": "分野",
+        "de": "Fachbereiche",
+        "es": "Disciplinas",
+    },
+    "kind": {"en": "kinds", "ko": "유형", "ja": "種類", "de": "Arten", "es": "Tipos"},
+    "trade": {"en": "trades", "ko": "공종", "ja": "工種", "de": "Gewerke", "es": "Oficios"},
 }
 FIXED: Mapping[str, Copy] = {
     "unknown_count": {
@@ -162,19 +215,36 @@ THE_SOURCE: Copy = {
 }
 
 
+def counted_noun(record: Mapping[str, Any], locale: str) -> str:
+    """What a count counted: the tool's own records, else what its subject names."""
+    tool = str(record.get("tool"))
+    if tool not in NOUNS:
+        subject = str(record.get("subject", ""))
+        tool = next((key for key, words in SUBJECT_NOUNS if words.search(subject)), "*")
+    return say(NOUNS[tool], locale)
+
+
 def _count_sentence(record: Mapping[str, Any], names: Mapping[str, str], locale: str) -> str:
     slot = "{{count:" + str(record["slot"]) + "}}"
-    if record.get("aggregate"):
-        return say(AGGREGATE, locale, slot=slot)
-    noun = say(NOUNS.get(str(record.get("tool")), NOUNS["*"]), locale)
     project = names.get(str(record.get("project_id"))) or say(THE_SOURCE, locale)
-    return say(COUNT, locale, slot=slot, noun=noun, project=project)
+    return say(COUNT, locale, slot=slot, noun=counted_noun(record, locale), project=project)
 
 
 def _enumeration_sentence(record: Mapping[str, Any], locale: str) -> str:
     members = ", ".join(str(m) for m in record.get("members", []))
     table = ENUMERATED if record.get("complete") else ENUMERATED_PARTIAL
-    return say(table, locale, field=record.get("field", ""), members=members)
+    field = str(record.get("field", ""))
+    named = say(FIELD_NAMES[field], locale) if field in FIELD_NAMES else field
+    return say(table, locale, field=named, members=members)
+
+
+def _folded(text: str) -> str:
+    return "".join(text.casefold().split())
+
+
+def _names_a_project(question: str, names: Iterable[str]) -> bool:
+    asked = _folded(question)
+    return any(_folded(name) and _folded(name) in asked for name in names)
 
 
 def narrate(
@@ -182,11 +252,16 @@ def narrate(
     locale: str,
     *,
     projects: Mapping[str, str] | None = None,
+    question: str = "",
 ) -> list[str]:
     """One sentence per anchor record (the same records the answer call received)."""
     names = dict(projects or {})
     if not records:
-        return [say(WHICH_PROJECT, locale, projects=", ".join(names.values()))] if names else []
+        # "Which project?" only when the question named none: a question that named one
+        # and earned no evidence is not answered by asking for the project again.
+        if not names or _names_a_project(question, names.values()):
+            return []
+        return [say(WHICH_PROJECT, locale, projects=", ".join(names.values()))]
     # With an exact aggregate, a companion listing only supplies the cards.
     has_aggregate = any(r.get("aggregate") and r.get("kind") == "exact_count" for r in records)
     sentences: list[str] = []

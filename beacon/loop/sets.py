@@ -11,29 +11,42 @@ in silence.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from beacon.loop.citations import records_of
 
-# Typed fields a "which …" question can enumerate, by the words that ask for them.
+# Typed fields a "which …" question can enumerate, by the words that ask for them in
+# the five locales (the question's language is the user's, not the panel's).
 SET_FIELDS: Mapping[str, tuple[str, ...]] = {
     "company": (
-        "company",
-        "companies",
-        "contractor",
-        "contractors",
-        "subcontractor",
-        "subcontractors",
+        "compan(?:y|ies)", "contractors?", "subcontractors?", "firm(?:a|en)", "unternehmen",
+        "auftragnehmer", "empresas?", "contratistas?", "업체", "회사", "협력사", "会社", "業者",
     ),
-    "category": ("category", "categories"),
-    "status": ("status", "statuses"),
-    "level_number": ("level", "levels", "floor", "floors"),
-    "discipline": ("discipline", "disciplines"),
-    "kind": ("type", "types", "kind", "kinds"),
-}
-_ASKS = re.compile(r"\b(?:which|what)\s+([a-z]+)", re.IGNORECASE)
+    "inspector": (
+        "inspectors?", "authors?", "prüfer(?:innen)?", "inspektor(?:en)?", "inspector(?:es)?",
+        "autor(?:es)?", "점검자", "검사자", "작성자", "検査員", "作成者", "担当者",
+    ),
+    "category": ("categor(?:y|ies)", "kategorien?", "categorías?", "분류", "카테고리", "分類"),
+    "status": ("status(?:es)?", "estados?", "상태", "状態", "ステータス"),
+    "level_number": (
+        "levels?", "floors?", "ebenen?", "geschoss(?:e)?", "stockwerke?", "nivel(?:es)?",
+        "plantas?", "pisos?", "층", "階",
+    ),
+    "discipline": ("disciplines?", "fachbereiche?", "disciplinas?", "분야", "分野"),
+    "kind": ("types?", "kinds?", "arten", "tipos?", "유형", "種類"),
+    "trade": ("trades?", "gewerke?", "oficios?", "공종", "工種"),
+}  # fmt: skip
+# "which / what" before the field's word (up to two words between: "which subcontractor
+# companies"), or "list the …"; "who" asks for the people who raised the records.
+_ASK = (
+    r"which|what|welche[rsmn]?|was für|qué|cuáles|cuales|어떤|어느|무슨|どの|どんな|何の"
+    r"|list(?:\s+all)?(?:\s+the)?|name\s+the"
+)
+_WHO = re.compile(r"\bwho\b|\bwer\b|\bquién(?:es)?\b|\bquien(?:es)?\b|누가|누구|誰", re.IGNORECASE)
+WHO_FIELD = "inspector"
 # What a member's presence in a tool's records means (used-in vs listed-in).
 RELATION: Mapping[str, str] = {
     "query_data": "appears_in_records",
@@ -65,11 +78,17 @@ class Enumeration:
 
 
 def asked_field(question: str) -> str | None:
-    for word in _ASKS.findall(question):
-        for field, words in SET_FIELDS.items():
-            if word.lower() in words:
-                return field
-    return None
+    text = unicodedata.normalize("NFKC", question)
+    for field, words in SET_FIELDS.items():
+        noun = "(?:" + "|".join(words) + ")"
+        # A latin word ends the noun ("companies", not "companys…"); Korean and Japanese
+        # glue particles on (업체가, 会社が). A number after it makes it a filter ("level 2").
+        pattern = (
+            rf"(?<![A-Za-zÀ-ÿ])(?:{_ASK})\s*(?:[^\s?]+\s+){{0,2}}?{noun}(?![A-Za-zÀ-ÿ])(?!\s*\d)"
+        )
+        if re.search(pattern, text, re.IGNORECASE):
+            return field
+    return WHO_FIELD if _WHO.search(text) else None
 
 
 def _member(value: object) -> str | None:
@@ -78,10 +97,24 @@ def _member(value: object) -> str | None:
     return str(value) if isinstance(value, str | int | float) else None
 
 
+def _nested(record: dict[str, Any], field: str) -> list[dict[str, Any]]:
+    """Rows a record carries in a list (a level's ``trades``) that hold the field."""
+    return [
+        row
+        for value in record.values()
+        if isinstance(value, list)
+        for row in value
+        if isinstance(row, dict) and field in row
+    ]
+
+
 def enumerate_field(
     tool: str, result: dict[str, Any], field: str, *, complete: bool
 ) -> Enumeration | None:
     records = records_of(result)
+    if records and not any(field in r for r in records):
+        # The field lives one level down (progress: levels, each with its trades).
+        records = [row for r in records for row in _nested(r, field)]
     if not records or not any(field in r for r in records):
         return None
     values = [_member(r.get(field)) for r in records]

@@ -60,7 +60,7 @@ def test_ask_prints_the_frames_and_the_final_answer(stack: Stack) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert "] start " in done.stdout and "] done " in done.stdout
-    assert "answer: The query matched at least 3,000 records" in done.stdout
+    assert "answer: Harbor Tower has at least 3,000 panoramas" in done.stdout
 
 
 def test_demo_once_answers_three_questions_and_prints_no_panel_url_for_stopped_servers() -> None:

@@ -208,13 +208,14 @@ def test_this_level_resolves_from_the_view_context(stack: Stack) -> None:
     assert one(events, "references")["counts"][0]["total"] == expected
 
 
-def test_an_annotation_list_at_its_cap_is_disclosed_as_possibly_cut(stack: Stack) -> None:
+def test_a_full_annotation_list_is_not_disclosed_when_the_answer_did_not_use_it(
+    stack: Stack,
+) -> None:
     listed = [{"id": f"ann-{n:06d}", "title": "x"} for n in range(50)]
     body = {"message": PHOTOS, "view_context": {"project_id": HARBOR, "annotations": listed}}
     events = run_turn(stack.chat_url, body, token=stack.token())
-    # Single mode also says how the photo sample could be narrowed; one notice is the list's.
-    (disclosure,) = [d for d in notices(events, "disclosure") if "screen" in d["text"]]
-    assert "50" in disclosure["text"]
+    # A photo answer never read the on-screen list: no "the 50 shown may not be all".
+    assert not [d for d in notices(events, "disclosure") if "screen" in d["text"]]
     over = httpx.post(
         f"{stack.chat_url}/v1/turns",
         json={**body, "view_context": {"annotations": [*listed, {"id": "ann-x"}]}},

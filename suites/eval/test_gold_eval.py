@@ -7,19 +7,33 @@ too: it means the system now claims something it cannot stand behind.
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
+from beacon.wire.sse import SseEvent
 from harness.eval_run import report, run, score
-from harness.gold import Case, gold_cases
+from harness.gold import Case, gold_cases, site_team_cases
 from harness.stack import Stack
+from stub_server.corpus import build_corpus
 
 pytestmark = pytest.mark.e2e
 CASES = gold_cases()
+LOCALES = ("en", "de", "es", "ko", "ja")
 
 
 def test_the_eval_has_at_least_sixty_questions_with_computed_gold() -> None:
     assert len(CASES) >= 60 and len({c.id for c in CASES}) == len(CASES)
     assert all(c.red_reason is None or len(c.red_reason) > 20 for c in CASES)
+
+
+def test_the_site_team_questions_number_forty_or_more_across_the_five_locales() -> None:
+    site = site_team_cases(build_corpus(7))
+    assert len(site) >= 40 and {c.id for c in site} <= {c.id for c in CASES}
+    by_locale = {locale: [c for c in site if c.locale == locale] for locale in LOCALES}
+    assert all(len(cases) >= 6 for cases in by_locale.values()), by_locale.keys()
+    assert any(c.members and c.locale != "en" for c in site)  # "which/who" sets, localized
+    assert any(c.denied for c in site)  # a count from a plan without analytics
 
 
 @pytest.mark.parametrize("case", [pytest.param(c, id=c.id) for c in CASES])
@@ -32,10 +46,30 @@ def test_each_gold_case_scores_as_stated(stack: Stack, case: Case) -> None:
         assert result.passed, report([result])
 
 
+def turn(answer: str, total: int | None, grade: str = "EXACT") -> list[SseEvent]:
+    count = {"grade": grade, "total": total}
+    refs = {"turn_id": "t", "seq": 2, "citations": [], "counts": [count]}
+    done = {"turn_id": "t", "seq": 3, "finish_reason": "stop", "answer": answer}
+    return [SseEvent("references", "2", json.dumps(refs)), SseEvent("done", "3", json.dumps(done))]
+
+
+def test_the_scorer_refuses_an_answer_that_mixes_languages() -> None:
+    case = Case("t", "q", "EXACT", 24, locale="de")
+    assert not score(case, turn("There are genau 24 offene Befunde.", 24)).slot_answered
+    assert score(case, turn("Harbor Tower hat genau 24 Befunde.", 24)).slot_answered
+
+
+def test_the_scorer_reads_the_locales_grouping_and_bound() -> None:
+    exact = Case("t", "q", "EXACT", 7961, locale="de")
+    assert score(exact, turn("Harbor Tower hat genau 7.961 Panoramen.", 7961)).slot_answered
+    assert not score(exact, turn("Harbor Tower hat mindestens 7.961 Panoramen.", 7961)).passed
+    bound = Case("t", "q", "LOWER_BOUND", 200, locale="ja")
+    said = "Harbor Towerの写真は少なくとも200枚です。"
+    assert score(bound, turn(said, 200, "LOWER_BOUND")).passed
+
+
 def test_the_scorer_refuses_a_wrong_number() -> None:
     case = Case("t", "q", "EXACT", 24)
-    from beacon.wire.sse import SseEvent
-
     refs = '{"turn_id":"t","seq":2,"citations":[],"counts":[{"grade":"EXACT","total":25}]}'
     done = '{"turn_id":"t","seq":3,"finish_reason":"stop","answer":"There are exactly 25."}'
     events = [SseEvent("references", "2", refs), SseEvent("done", "3", done)]

@@ -40,4 +40,6 @@ def test_smoke_a_few_concurrent_turns(stack: Stack, token: str) -> None:
     figures = asyncio.run(concurrency.measure(stack, token, turns=6, deadline_s=30))
     assert figures["frames_lost"] == 0, figures["lost_reasons"]
     assert figures["ttff_p50_s"] <= figures["ttff_p95_s"]
-    assert any("frames lost" in line for line in concurrency.lines(figures))
+    side_by_side = concurrency.lines({"turns": 6, "sqlite_1": figures, "postgres_2": figures})
+    assert sum("frames lost" in line for line in side_by_side) == 2
+    assert any("2 processes, PostgreSQL" in line for line in side_by_side)

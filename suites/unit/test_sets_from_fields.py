@@ -16,6 +16,18 @@ from beacon.loop.sets import asked_field, enumerate_field
         pytest.param("Which levels have clashes?", "level_number", id="levels"),
         pytest.param("Which photos show rebar?", None, id="not-a-field"),
         pytest.param("How many findings are open?", None, id="a-count-is-not-a-set"),
+        pytest.param("Which inspectors raised findings", "inspector", id="inspectors"),
+        pytest.param("Who created the findings on level 2?", "inspector", id="who-created"),
+        pytest.param("Which photos on level 2 show rebar?", None, id="a-level-filter"),
+        pytest.param("Welche Firmen haben offene Befunde?", "company", id="de-companies"),
+        pytest.param("Wer hat die Befunde erstellt?", "inspector", id="de-who"),
+        pytest.param("¿Qué empresas tienen hallazgos abiertos?", "company", id="es-companies"),
+        pytest.param("¿Qué categorías tienen los hallazgos?", "category", id="es-categories"),
+        pytest.param("2층 지적 사항에는 어떤 업체가 있나요?", "company", id="ko-companies"),
+        pytest.param("어느 층에 지적 사항이 있나요?", "level_number", id="ko-levels"),
+        pytest.param("指摘にはどの会社がありますか", "company", id="ja-companies"),
+        pytest.param("2階の指摘を作成したのは誰ですか", "inspector", id="ja-who"),
+        pytest.param("Welche Gewerke gibt es?", "trade", id="de-trades"),
     ],
 )
 def test_the_asked_field_is_recognised(question: str, field: str | None) -> None:
@@ -55,3 +67,14 @@ def test_a_result_without_the_field_enumerates_nothing() -> None:
         is None
     )
     assert enumerate_field("query_data", {}, "company", complete=True) is None
+
+
+def test_a_field_one_level_down_is_enumerated_from_every_nested_row() -> None:
+    levels = [
+        {"level_number": 1, "trades": [{"trade": "structure"}, {"trade": "drywall"}]},
+        {"level_number": 2, "trades": [{"trade": "structure"}, {"trade": "finishes"}]},
+    ]
+    found = enumerate_field(
+        "get_progress_summary", {"structuredContent": {"items": levels}}, "trade", complete=True
+    )
+    assert found is not None and found.members == ("drywall", "finishes", "structure")

@@ -97,8 +97,9 @@ def test_a_list_question_selects_the_finding_columns_over_the_same_filter() -> N
     query = to_sql("List all open safety findings on level 3 of Harbor Tower", HARBOR)
     assert not query.is_aggregate
     assert query.sql.startswith(
-        "SELECT id, title, category, status, company, level_number, created_at FROM annotations "
-        "WHERE project_id = ? AND kind = 'safety' AND status = 'open' AND level_number = 3"
+        "SELECT id, title, category, status, company, inspector, level_number, created_at "
+        "FROM annotations WHERE project_id = ? AND kind = 'safety' AND status = 'open' "
+        "AND level_number = 3"
     )
     columns, rows = db.run(CORPUS, query.sql, query.params)
     assert columns[0] == "id"

@@ -1,0 +1,333 @@
+"""How ``beacon-rules`` reads a question, in any of the five locales.
+
+A hosted model understands "Welche Firmen haben offene Befunde auf Ebene 3 von Harbor
+Tower?" as well as the English; the embedded one reads it into the same fields —
+the project named anywhere, what is asked about, whether it is a count or a
+"which/who" over a typed field, and the filters (level, month, status, kind,
+category, company) — so the tool arguments carry them, whatever the wording.
+Vocabulary is data, one table per concept, every locale in the same row.
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+import unicodedata
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from stub_server.corpus import COMPANIES, QUALITY_CATEGORIES, SAFETY_CATEGORIES
+
+Project = dict[str, str]
+
+# What a question is about: the stub's record kinds, by the words naming them.
+ENTITIES: Mapping[str, tuple[str, ...]] = {
+    "panoramas": (
+        r"panoramas?", r"panos?", r"captures?", r"360s?", r"panoramen", r"aufnahmen?",
+        r"panorámicas?", r"capturas?", r"파노라마", r"캡처", r"パノラマ", r"キャプチャ",
+    ),
+    "photos": (
+        r"photos?", r"pictures?", r"images?", r"\w*fotos?", r"\w*bilder?", r"fotografías?",
+        r"imágenes", r"imagen", r"사진", r"写真", r"画像",
+    ),
+    "findings": (
+        r"findings?", r"issues?", r"annotations?", r"observations?", r"defects?",
+        r"\w*befunde?", r"\w*mängel", r"mangel", r"feststellungen?", r"hallazgos?",
+        r"observaciones", r"observación", r"incidencias?", r"defectos?", r"지적\s*사항",
+        r"지적", r"이슈", r"결함", r"指摘", r"不具合",
+    ),
+    "trades": (r"trades?", r"gewerke?", r"oficios?", r"gremios?", r"공종", r"工種"),
+}  # fmt: skip
+# Typed fields a "which/who …" question enumerates, by the words naming them.
+FIELDS: Mapping[str, tuple[str, ...]] = {
+    "company": (
+        r"compan(?:y|ies)", r"contractors?", r"subcontractors?", r"firmen", r"firma",
+        r"unternehmen", r"auftragnehmer", r"empresas?", r"contratistas?", r"업체", r"회사",
+        r"협력사", r"会社", r"業者",
+    ),
+    "inspector": (
+        r"inspectors?", r"authors?", r"prüfer(?:innen)?", r"inspektoren", r"inspektor",
+        r"inspectores", r"inspector", r"autores", r"autor", r"점검자", r"검사자", r"작성자",
+        r"検査員", r"作成者", r"担当者",
+    ),
+    "category": (
+        r"categor(?:y|ies)", r"kategorien?", r"categorías?", r"분류", r"카테고리", r"分類",
+        r"カテゴリ",
+    ),
+    "status": (r"status(?:es)?", r"estados?", r"상태", r"状態", r"ステータス"),
+    "level_number": (
+        r"levels", r"floors", r"ebenen", r"geschosse", r"stockwerke", r"niveles", r"plantas",
+        r"pisos",
+    ),
+    "trade": ENTITIES["trades"],
+}  # fmt: skip
+# "which / what / who" in each locale; a field is enumerated when one of these asks for it.
+_ASK = (
+    r"which", r"what", r"welche[rsmn]?", r"qué", r"cuáles", r"cuales", r"어떤",
+    r"어느", r"무슨", r"どの", r"どんな", r"何の",
+)  # fmt: skip
+_WHO = re.compile(r"\bwho\b|\bwer\b|\bquién(?:es)?\b|\bquien(?:es)?\b|누가|누구|誰", re.IGNORECASE)
+_LIST_FIELD = re.compile(r"\b(?:list|name)\s+(?:all\s+)?(?:the\s+)?(\w+)", re.IGNORECASE)
+HOW_MANY = re.compile(
+    r"\bhow\s+many\b|\bnumber\s+of\b|\bcount\b|\btotal\s+number\b|\bwie\s*viele?\b|anzahl"
+    r"(?!ung)|\bcuánt[oa]s\b|\bcuant[oa]s\b|\bn[uú]mero\s+de\b|\bcantidad\s+de\b|몇|개수|"
+    r"건수|いくつ|何件|何枚|何個|件数|総数",
+    re.IGNORECASE,
+)
+_LEVEL = re.compile(
+    r"\b(?:level|floor|lvl|ebene|geschoss|stock(?:werk)?|etage|nivel|planta|piso)\s*(\d{1,3})\b"
+    r"|\bl(\d{1,3})\b|(\d{1,3})\s*(?:층|階)|(\d{1,3})\.\s*(?:stock|og|etage)\b",
+    re.IGNORECASE,
+)
+MONTHS: Mapping[str, tuple[str, ...]] = {
+    "en": (
+        "january", "february", "march", "april", "may", "june",
+        "july", "august", "september", "october", "november", "december",
+    ),
+    "de": (
+        "januar", "februar", "märz", "april", "mai", "juni",
+        "juli", "august", "september", "oktober", "november", "dezember",
+    ),
+    "es": (
+        "enero", "febrero", "marzo", "abril", "mayo", "junio",
+        "julio", "agosto", "septiembre", "octubre", "noviembre", "diciembre",
+    ),
+}  # fmt: skip
+_NAMED_MONTH = re.compile(
+    r"\b("
+    + "|".join(sorted({m for names in MONTHS.values() for m in names}, key=len, reverse=True))
+    + r")\s+(?:de\s+|of\s+)?(\d{4})\b",
+    re.IGNORECASE,
+)
+_NUMBERED_MONTH = re.compile(r"(\d{4})\s*(?:년|年)\s*(\d{1,2})\s*(?:월|月)")
+STATUSES: Mapping[str, tuple[str, ...]] = {
+    "in_review": (
+        r"in review", r"in_review", r"under review", r"in prüfung", r"en revisión",
+        r"en revision", r"검토\s*중", r"確認中",
+    ),
+    "open": (
+        r"open", r"unresolved", r"outstanding", r"offene[nrsm]?", r"offen", r"abiert[oa]s?",
+        r"pendientes?", r"미해결", r"열린", r"未対応", r"未解決",
+    ),
+    "closed": (
+        r"closed", r"resolved", r"erledigte[nrsm]?", r"erledigt", r"geschlossene[nrsm]?",
+        r"cerrad[oa]s?", r"resuelt[oa]s?", r"해결된", r"해결됨", r"완료된", r"対応済み",
+        r"解決済み",
+    ),
+}  # fmt: skip
+KINDS: Mapping[str, tuple[str, ...]] = {
+    "safety": (r"safety", r"sicherheit\w*", r"seguridad", r"안전", r"安全"),
+    "quality": (r"quality", r"qualität\w*", r"calidad", r"품질", r"品質"),
+}
+# Categories by their English value (what the tool takes), with their other names.
+CATEGORIES: Mapping[str, tuple[str, ...]] = {
+    "fall protection": (r"fall protection", r"absturzsicherung", r"protección contra caídas",
+                        r"추락\s*방지", r"墜落防止"),
+    "ppe": (r"ppe", r"psa", r"epi", r"보호구", r"保護具"),
+    "housekeeping": (r"housekeeping", r"ordnung und sauberkeit", r"orden y limpieza",
+                     r"정리\s*정돈", r"整理整頓"),
+    "electrical": (r"electrical", r"elektrisch\w*", r"eléctric[oa]s?", r"전기", r"電気"),
+    "fire safety": (r"fire safety", r"brandschutz", r"protección contra incendios",
+                    r"소방", r"防火"),
+    "finish": (r"finish", r"oberfläche", r"acabados?", r"마감", r"仕上げ"),
+    "alignment": (r"alignment", r"ausrichtung", r"alineación", r"정렬", r"通り芯"),
+    "waterproofing": (r"waterproofing", r"abdichtung", r"impermeabilización", r"방수",
+                      r"防水"),
+}  # fmt: skip
+# Photo topics the search index knows (English queries), by their names in each locale.
+TOPICS: Mapping[str, tuple[str, ...]] = {
+    "missing hard hats": (r"missing hard hats?", r"hard hats?", r"helme?", r"schutzhelme?",
+                          r"cascos?", r"안전모", r"ヘルメット"),
+    "rebar": (r"rebar", r"bewehrung", r"armadura", r"varillas?", r"철근", r"鉄筋"),
+    "scaffolding": (r"scaffold(?:ing)?", r"gerüst\w*", r"andamios?", r"비계", r"足場"),
+    "fire extinguisher": (r"fire extinguishers?", r"extinguishers?", r"feuerlöscher",
+                          r"extintor(?:es)?", r"소화기", r"消火器"),
+    "water leak": (r"water leaks?", r"leaks?", r"wasserschäden?", r"undicht\w*", r"leck\w*",
+                   r"fugas?(?: de agua)?", r"누수", r"漏水"),
+    "formwork": (r"formwork", r"schalung", r"encofrados?", r"거푸집", r"型枠"),
+    "guardrail": (r"guardrails?", r"geländer", r"barandillas?", r"안전\s*난간", r"手すり"),
+    "cable tray": (r"cable trays?", r"kabeltrassen?", r"bandejas? de cables", r"케이블\s*트레이",
+                   r"ケーブルラック"),
+}  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """A question, read into fields (``None``: the question did not say)."""
+
+    project: Project | None
+    entity: str | None
+    count: bool
+    field: str | None
+    level: int | None
+    month: tuple[int, int] | None  # (year, month)
+    status: str | None
+    kind: str | None
+    category: str | None
+    company: str | None
+    topic: str | None
+
+    def filters(self) -> dict[str, str | int]:
+        """The structured tool arguments the reading implies (query_data's names)."""
+        found: dict[str, str | int] = {}
+        if self.level is not None:
+            found["level_number"] = self.level
+        if self.month is not None:
+            year, month = self.month
+            found["date_from"] = f"{year:04d}-{month:02d}-01"
+            found["date_to"] = f"{year:04d}-{month:02d}-{_last_day(year, month):02d}"
+        if self.entity == "findings":
+            for name in ("status", "kind", "category", "company"):
+                value = getattr(self, name)
+                if value is not None:
+                    found[name] = value
+        return found
+
+
+def _last_day(year: int, month: int) -> int:
+    return calendar.monthrange(year, month)[1]
+
+
+def fold(text: str) -> str:
+    """NFKC, case-folded, whitespace collapsed: how every table is matched."""
+    return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
+
+
+def _bounded(pattern: str) -> str:
+    # \b does not separate Hangul or kana from what follows; latin words need it.
+    return rf"(?<!\w){pattern}(?!\w)" if pattern[:1].isascii() and pattern[:1] != "(" else pattern
+
+
+def _first(table: Mapping[str, tuple[str, ...]], text: str) -> str | None:
+    best: tuple[int, str] | None = None
+    for key, patterns in table.items():
+        for pattern in patterns:
+            match = re.search(_bounded(pattern), text)
+            if match and (best is None or match.start() < best[0]):
+                best = (match.start(), key)
+    return best[1] if best else None
+
+
+def project_in(question: str, directory: list[Project]) -> Project | None:
+    """The project the question names anywhere, in any case or spacing (longest name wins)."""
+    text = fold(question).replace(" ", "")
+    named = [p for p in directory if fold(p["name"]).replace(" ", "") in text]
+    return max(named, key=lambda p: len(p["name"])) if named else None
+
+
+def _without_project(text: str, project: Project | None) -> str:
+    return text.replace(fold(project["name"]), " ") if project else text
+
+
+def _asked_field(text: str) -> str | None:
+    for field, words in FIELDS.items():
+        noun = "(?:" + "|".join(words) + ")"
+        asks = "(?:" + "|".join(_ASK) + ")"
+        # "which companies", "welche Firmen", "어떤 업체", "どの会社"; up to two words between.
+        if re.search(rf"(?<!\w){asks}\s*(?:\S+\s+){{0,2}}?{noun}(?!\w)", text):
+            return field
+        match = _LIST_FIELD.search(text)
+        if match and re.fullmatch(noun, match.group(1)):
+            return field
+    if _WHO.search(text):
+        return "inspector"  # "who raised / created these findings"
+    return None
+
+
+def _month(text: str) -> tuple[int, int] | None:
+    named = _NAMED_MONTH.search(text)
+    if named:
+        word = named.group(1)
+        number = next(names.index(word) for names in MONTHS.values() if word in names)
+        return int(named.group(2)), number + 1
+    numbered = _NUMBERED_MONTH.search(text)
+    if numbered and 1 <= int(numbered.group(2)) <= 12:
+        return int(numbered.group(1)), int(numbered.group(2))
+    return None
+
+
+def _company(text: str) -> str | None:
+    for company in COMPANIES:
+        if fold(company) in text or re.search(rf"(?<!\w){fold(company.split()[0])}(?!\w)", text):
+            return company
+    return None
+
+
+def read(question: str, directory: list[Project]) -> Reading:
+    project = project_in(question, directory)
+    text = _without_project(fold(question), project)
+    level_match = _LEVEL.search(text)
+    level = next((int(g) for g in level_match.groups() if g), None) if level_match else None
+    field = _asked_field(text)
+    entity = _first(ENTITIES, text)
+    if entity is None and field in ("company", "inspector", "category", "status"):
+        entity = "findings"  # only findings carry these fields
+    if field == "trade":
+        entity = "trades"
+    category = _first(CATEGORIES, text)
+    kind = _first(KINDS, text)
+    if category == "fire safety" and kind == "safety":
+        kind = None  # "fire safety" names a category, not the safety kind
+    if category is not None and category not in (*SAFETY_CATEGORIES, *QUALITY_CATEGORIES):
+        category = None
+    return Reading(
+        project=project,
+        entity=entity,
+        count=bool(HOW_MANY.search(text)) and field is None,
+        field=field,
+        level=level,
+        month=_month(text),
+        status=_first(STATUSES, text),
+        kind=kind,
+        category=category,
+        company=_company(text),
+        topic=_first(TOPICS, text) if entity == "photos" else None,
+    )
+
+
+_ENGLISH_STATUS = {"open": "open", "closed": "closed", "in_review": "in review"}
+
+
+def english_question(reading: Reading) -> str:
+    """The question as the upstream's text-to-SQL reads it (English), filters in words too."""
+    words = []
+    if reading.status is not None and reading.entity == "findings":
+        words.append(_ENGLISH_STATUS[reading.status])
+    if reading.kind is not None and reading.entity == "findings":
+        words.append(reading.kind)
+    if reading.category is not None and reading.entity == "findings":
+        words.append(reading.category)
+    words.append(reading.entity or "records")
+    phrase = " ".join(words)
+    if reading.company is not None and reading.entity == "findings":
+        phrase += f" of {reading.company}"
+    if reading.level is not None:
+        phrase += f" on level {reading.level}"
+    if reading.month is not None:
+        year, month = reading.month
+        phrase += f" in {MONTHS['en'][month - 1].capitalize()} {year}"
+    return f"How many {phrase}?" if reading.count else f"List all {phrase}"
+
+
+_GERMAN = re.compile(
+    r"[äöüß]|\b(?:wie|welche\w*|auf|der|die|das|von|im|gibt|sind|zeige|alle|ebene|und|wer|"
+    r"haben|gab|letzten)\b",
+    re.IGNORECASE,
+)
+_SPANISH = re.compile(
+    r"[¿¡ñáéíóú]|\b(?:cuánt\w+|cuant\w+|qué|hay|los|las|del|el|la|nivel|muestra|todas?|"
+    r"todos|quién\w*|tiene\w*|hallazgos?)\b",
+    re.IGNORECASE,
+)
+
+
+def language(question: str) -> str:
+    """The locale a question is written in (what a model answering it would write back)."""
+    if re.search(r"[\uac00-\ud7af]", question):
+        return "ko"
+    if re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", question):
+        return "ja"
+    german, spanish = len(_GERMAN.findall(question)), len(_SPANISH.findall(question))
+    if german == spanish == 0:
+        return "en"
+    return "de" if german >= spanish else "es"
