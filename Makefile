@@ -52,29 +52,24 @@ node:
 	  $(call quietly,npm.log,npm ci --no-audit --no-fund --loglevel=error); \
 	fi
 
-chromium:
-	@if [ ! -x $(CHROMIUM) ]; then \
+# Installs Debian packages quietly, as root or through sudo, when MISSING (a shell test)
+# holds; otherwise says what to install. $(call apt_install,MISSING,WHAT FOR,PACKAGES)
+apt_install = if $(1); then \
 	  if [ "$$(id -u)" -eq 0 ]; then sudo=; elif command -v sudo >/dev/null; then sudo=sudo; else \
-	    echo "the browser suite needs Debian's chromium: run as root, or install it with" \
-	      "'apt-get install --no-install-recommends chromium fonts-liberation'" >&2; exit 1; fi; \
-	  echo "setup: installing Debian's chromium for the browser suite (apt-get, log: $(SETUP_LOGS)/apt.log)"; \
+	    echo "$(2) needs Debian's $(3): run as root, or install it with" \
+	      "'apt-get install --no-install-recommends $(3)'" >&2; exit 1; fi; \
+	  echo "setup: installing Debian's $(3) for $(2) (apt-get, log: $(SETUP_LOGS)/apt.log)"; \
 	  $(call quietly,apt.log,$$sudo apt-get update -qq && \
-	    $$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-	      chromium fonts-liberation fonts-dejavu-core); \
+	    $$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $(3)); \
 	fi
+
+chromium:
+	@$(call apt_install,[ ! -x $(CHROMIUM) ],the browser suite,chromium fonts-liberation fonts-dejavu-core)
 
 # Debian's PostgreSQL server programs (initdb, pg_ctl, postgres) for the shared-store
 # tests and benches. As root the clusters run as the `postgres` user the package creates.
 postgresql:
-	@if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
-	  if [ "$$(id -u)" -eq 0 ]; then sudo=; elif command -v sudo >/dev/null; then sudo=sudo; else \
-	    echo "the shared-store tests need Debian's PostgreSQL: run as root, or install it with" \
-	      "'apt-get install --no-install-recommends postgresql'" >&2; exit 1; fi; \
-	  echo "setup: installing Debian's PostgreSQL for the shared-store tests (apt-get, log: $(SETUP_LOGS)/apt.log)"; \
-	  $(call quietly,apt.log,$$sudo apt-get update -qq && \
-	    $$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-	      postgresql); \
-	fi
+	@$(call apt_install,! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1,the shared-store suite,postgresql)
 
 demo: setup
 	$(VENV)/bin/beacon demo

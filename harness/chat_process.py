@@ -34,17 +34,20 @@ def chat_env(stack: Stack, data_dir: Path, **overrides: str) -> dict[str, str]:
 
 
 @contextmanager
-def running_server(command: list[str], env: dict[str, str] | None = None) -> Iterator[str]:
+def server_process(
+    command: list[str], env: dict[str, str] | None = None
+) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
     """Start ``command`` plus ``--port P`` on a free loopback port; yields its origin
-    once ``/healthz`` answers, and stops the process on exit."""
+    and process once ``/healthz`` answers (a test may kill it), and stops it on exit."""
     port = free_port()
     proc = subprocess.Popen([*command, "--port", str(port)], env=env)
     url = f"http://127.0.0.1:{port}"
     try:
         wait_healthy(f"{url}/healthz", proc, threading.Event())
-        yield url
+        yield url, proc
     finally:
-        proc.terminate()
+        if proc.poll() is None:
+            proc.terminate()
         try:
             proc.wait(timeout=15)
         except subprocess.TimeoutExpired:
@@ -53,9 +56,23 @@ def running_server(command: list[str], env: dict[str, str] | None = None) -> Ite
 
 
 @contextmanager
+def running_server(command: list[str], env: dict[str, str] | None = None) -> Iterator[str]:
+    """Like ``server_process``, yielding the origin only."""
+    with server_process(command, env) as (url, _):
+        yield url
+
+
+@contextmanager
+def chat_process(env: dict[str, str], *args: str) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """``beacon serve [ARGS]``: yields the chat origin and its process."""
+    with server_process([beacon_executable(), "serve", *args], env) as running:
+        yield running
+
+
+@contextmanager
 def running_chat(env: dict[str, str]) -> Iterator[str]:
     """Yields the chat origin; stops the process on exit."""
-    with running_server([beacon_executable(), "serve"], env) as url:
+    with chat_process(env) as (url, _):
         yield url
 
 

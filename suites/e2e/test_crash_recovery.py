@@ -12,20 +12,16 @@ from __future__ import annotations
 import json
 import os
 import signal
-import subprocess
 import threading
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
 import pytest
 
-from beacon.cli.up import free_port, wait_healthy
 from beacon.store.crypto import new_key_slot
-from harness.chat_process import chat_env
-from harness.stack import Stack, beacon_executable
+from harness.chat_process import chat_env, chat_process
+from harness.stack import Stack
 
 pytestmark = pytest.mark.e2e
 TURNS = 20
@@ -40,20 +36,6 @@ def split_frames(raw: bytes) -> list[dict[str, str]]:
         if "event" in fields:
             frames.append(fields)
     return frames
-
-
-@contextmanager
-def chat_process(env: dict[str, str]) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
-    port = free_port()
-    proc = subprocess.Popen([beacon_executable(), "serve", "--port", str(port)], env=env)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        wait_healthy(f"{url}/healthz", proc, threading.Event())
-        yield url, proc
-    finally:
-        if proc.poll() is None:
-            proc.terminate()
-            proc.wait(timeout=15)
 
 
 def stream_until_references(

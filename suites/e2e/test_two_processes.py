@@ -15,12 +15,10 @@ from __future__ import annotations
 import asyncio
 import json
 import signal
-import subprocess
 import threading
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -28,28 +26,13 @@ import httpx
 import psycopg
 import pytest
 
-from beacon.cli.up import free_port, wait_healthy
 from beacon.store.crypto import new_key_slot
-from harness.chat_process import chat_env
-from harness.stack import Stack, beacon_executable
+from harness.chat_process import chat_env, chat_process
+from harness.stack import Stack
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("postgres-e2e")]
 STALLED = "Photos of missing hard hats in Harbor Tower"
 PANORAMAS = "List all panoramas in Harbor Tower"
-
-
-@contextmanager
-def chat_process(env: dict[str, str], *args: str) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
-    port = free_port()
-    proc = subprocess.Popen([beacon_executable(), "serve", "--port", str(port), *args], env=env)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        wait_healthy(f"{url}/healthz", proc, threading.Event())
-        yield url, proc
-    finally:
-        if proc.poll() is None:
-            proc.terminate()
-            proc.wait(timeout=15)
 
 
 @pytest.fixture
@@ -129,6 +112,20 @@ class StreamedTurn:
         return self.raw
 
 
+def post(url: str, token: str, message: str, **fields: str) -> httpx.Response:
+    """One whole turn (its stream read to the end)."""
+    return httpx.post(
+        f"{url}/v1/turns",
+        json={"mode": "single", "message": message, **fields},
+        headers=auth(token),
+        timeout=120,
+    )
+
+
+def turn_id_of(reply: httpx.Response) -> str:
+    return str(json.loads(frames_of(reply.content)[0]["data"])["turn_id"])
+
+
 def events(url: str, token: str, turn_id: str, after: int = 0) -> httpx.Response:
     return httpx.get(
         f"{url}/v1/turns/{turn_id}/events",
@@ -167,13 +164,8 @@ def test_another_user_gets_the_same_404_on_either_process(
 ) -> None:
     a, b = two
     owner = stack.token(sub="owner-x")
-    done = httpx.post(
-        f"{a}/v1/turns",
-        json={"mode": "chat", "message": "Photos of missing hard hats in Harbor Tower"},
-        headers=auth(owner),
-        timeout=60,
-    )
-    turn_id = json.loads(frames_of(done.content)[0]["data"])["turn_id"]
+    done = post(a, owner, STALLED, mode="chat")
+    turn_id = turn_id_of(done)
     session_id = done.headers["x-beacon-session"]
     stranger = stack.token(sub="stranger-x")
     for url in (a, b):
@@ -188,23 +180,13 @@ def test_a_session_written_by_one_process_is_read_and_continued_by_the_other(
 ) -> None:
     a, b = two
     token = stack.token(sub="roamer")
-    first = httpx.post(
-        f"{a}/v1/turns",
-        json={"mode": "chat", "message": "How many open safety findings are in Harbor Tower?"},
-        headers=auth(token),
-        timeout=60,
-    )
+    first = post(a, token, "How many open safety findings are in Harbor Tower?", mode="chat")
     assert frames_of(first.content)[-1]["event"] == "done"
     session_id = first.headers["x-beacon-session"]
     read_on_b = httpx.get(f"{b}/v1/sessions/{session_id}", headers=auth(token), timeout=30)
     assert read_on_b.status_code == 200
     assert [m["role"] for m in read_on_b.json()["messages"]] == ["user", "assistant"]
-    second = httpx.post(
-        f"{b}/v1/turns",
-        json={"mode": "chat", "session_id": session_id, "message": "And on level 3?"},
-        headers=auth(token),
-        timeout=60,
-    )
+    second = post(b, token, "And on level 3?", mode="chat", session_id=session_id)
     assert frames_of(second.content)[-1]["event"] == "done"
     read_on_a = httpx.get(f"{a}/v1/sessions/{session_id}", headers=auth(token), timeout=30)
     texts = [m["text"] for m in read_on_a.json()["messages"]]
@@ -260,14 +242,9 @@ def test_load_mores_of_one_slot_spread_over_both_processes_get_different_pages(
 ) -> None:
     a, b = two
     token = stack.token(sub="eager-two")
-    done = httpx.post(
-        f"{a}/v1/turns",
-        json={"mode": "single", "message": PANORAMAS},
-        headers=auth(token),
-        timeout=60,
-    )
+    done = post(a, token, PANORAMAS)
     frames = frames_of(done.content)
-    turn_id = json.loads(frames[0]["data"])["turn_id"]
+    turn_id = turn_id_of(done)
     (references,) = [json.loads(f["data"]) for f in frames if f["event"] == "references"]
     (count,) = references["counts"]
     replies = asyncio.run(_more_at_once([a, b] * 4, token, turn_id, count["slot"]))
@@ -282,17 +259,12 @@ def test_turns_spread_over_both_processes_lose_nothing_and_replay_anywhere(
     urls = list(two)
     token = stack.token(sub="spread")
 
-    def post(n: int) -> tuple[str, bytes]:
-        reply = httpx.post(
-            f"{urls[n % 2]}/v1/turns",
-            json={"mode": "single", "message": PANORAMAS if n % 3 else STALLED},
-            headers=auth(token),
-            timeout=120,
-        )
+    def spread(n: int) -> tuple[str, bytes]:
+        reply = post(urls[n % 2], token, PANORAMAS if n % 3 else STALLED)
         return urls[(n + 1) % 2], reply.content
 
     with ThreadPoolExecutor(max_workers=20) as pool:
-        results = list(pool.map(post, range(40)))
+        results = list(pool.map(spread, range(40)))
     for other, raw in results:
         frames = frames_of(raw)
         assert [int(f["id"]) for f in frames] == list(range(1, len(frames) + 1))
@@ -310,20 +282,15 @@ def test_one_port_with_two_workers_serves_from_both(
     token = stack.token(sub="workers")
     with chat_process(shared_env, "--workers", "2") as (url, _):
 
-        def post(_: int) -> str:
-            reply = httpx.post(
-                f"{url}/v1/turns",
-                json={"mode": "single", "message": PANORAMAS},
-                headers=auth(token),
-                timeout=120,
-            )
-            return frames_of(reply.content)[-1]["event"]
+        def last_event(_: int) -> str:
+            return frames_of(post(url, token, PANORAMAS).content)[-1]["event"]
 
         deadline = time.monotonic() + 60
         workers = 0
         while workers < 2 and time.monotonic() < deadline:
             with ThreadPoolExecutor(max_workers=8) as pool:
-                assert set(pool.map(post, range(16))) == {"done"}
+                assert set(pool.map(last_event, range(16))) == {"done"}
             with psycopg.connect(pg_url) as conn:
-                workers = conn.execute("SELECT COUNT(DISTINCT worker) FROM turns").fetchone()[0]
+                row = conn.execute("SELECT COUNT(DISTINCT worker) FROM turns").fetchone()
+            workers = row[0] if row else 0
     assert workers == 2
