@@ -30,6 +30,7 @@ from beacon.cli.ask import (
 from beacon.cli.up import DevStack, UpError, print_urls, serve_until_signal
 from beacon.store.backends import is_postgres
 from beacon.wire.sse import SseEvent
+from beacon.wire.turns import Locale
 
 COMMAND_GROUP = "beacon.commands"
 # `up` and `demo` start the stub servers as `beacon stub-mcp` / `beacon stub-llm` processes.
@@ -158,9 +159,16 @@ def token(
         raise typer.Exit(1) from exc
 
 
-def _ask_and_print(chat: str, question: str, bearer: str, mode: str, scenario: str | None) -> bool:
+def _ask_and_print(
+    chat: str,
+    question: str,
+    bearer: str,
+    mode: str,
+    scenario: str | None,
+    locale: str | None = None,
+) -> bool:
     """One turn, its frames as they arrive, then the question and its answer (or its error)."""
-    body = {"mode": mode, "message": question}
+    body = {"mode": mode, "message": question} | ({"locale": locale} if locale else {})
     console = Console(highlight=False, soft_wrap=True)
     if not console.is_terminal:  # piped or captured: the frames as plain lines
         events = run_turn(
@@ -196,6 +204,10 @@ def ask(
         str | None,
         typer.Option(help="a stub scenario for this turn (`beacon stub-mcp --help` lists them)"),
     ] = None,
+    locale: Annotated[
+        Locale | None,
+        typer.Option(help="the answer's language (default: the question's own)"),
+    ] = None,
 ) -> None:
     """Run one turn over HTTP and print its frames and the final answer."""
     chat_url = chat or os.environ.get("BEACON_CHAT_URL")
@@ -209,7 +221,7 @@ def ask(
         bearer = bearer or mint_token(_mcp_origin(mcp), tier="enterprise_ai")
         if scenario and mcp_url:
             check_scenario(mcp_url, scenario, bearer)
-        ok = _ask_and_print(chat_url, question, bearer, mode, scenario)
+        ok = _ask_and_print(chat_url, question, bearer, mode, scenario, locale)
     except AskError as exc:
         typer.echo(f"beacon ask: {exc}", err=True)
         raise typer.Exit(1) from exc

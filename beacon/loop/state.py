@@ -20,6 +20,7 @@ from beacon.llm.client import LlmConfig
 from beacon.loop.evidence import Evidence
 from beacon.loop.finalize import ANSWER_DEADLINE_S
 from beacon.loop.frames import Frame, FrameMaker
+from beacon.loop.language import answer_locale
 from beacon.loop.narrowing_state import Narrowing
 from beacon.loop.prompts import turn_block
 from beacon.store.turns import TurnStore
@@ -69,7 +70,7 @@ class TurnState:
 
     @property
     def locale(self) -> str:
-        return self.request.locale
+        return answer_locale(self.request)
 
     def emit(self, frame_type: str, **fields: Any) -> None:
         # make + put without an await between: frames queue in seq order.

@@ -40,7 +40,7 @@ COMMANDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "stub-mcp": (("--port", "--scenario"), ()),
     "stub-llm": (("--port",), ()),
     "token": (("--mcp", "--sub", "--tier"), ()),
-    "ask": (("--chat", "--mcp", "--mode", "--scenario", "--token"), ("question",)),
+    "ask": (("--chat", "--locale", "--mcp", "--mode", "--scenario", "--token"), ("question",)),
     "demo": (("--scenario",), ()),
     "sweep": (("--root",), ()),
     "boundaries list": (("--by-kind", "--root"), ()),
