@@ -15,10 +15,12 @@ from __future__ import annotations
 
 import argparse
 import json
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
 from harness.executed import JunitError, junit_cases
+from harness.fsm import HarnessEvent, HarnessState, walk
 from harness.gating import (
     DEFAULT_JUNIT,
     EVIDENCE_DIR,
@@ -90,17 +92,7 @@ def decide_promote(
         decision.fail(f"the e2e group against the stub is not green ({len(e2e)} ran; {bad})")
     if decision.outcome is not Outcome.OPEN:
         return decision
-    try:
-        with running_stack() as stack:
-            reports = [run_probe(name, stack) for name in PROBES]
-            verify_stack(root, decision, stack.chat_url, stack.mcp_url)
-    except StackError as exc:
-        decision.fail(f"the stack for the probes and verify did not start: {exc}")
-        return decision
-    decision.facts["probes"] = {r.name: {"ok": r.ok, "seconds": r.seconds} for r in reports}
-    for report in reports:
-        if not report.ok:
-            decision.fail(f"probe {report.name}: {report.failure}")
+    _probe_walk(root, decision)
     if decision.outcome is Outcome.OPEN:
         log = _log(root)
         log.append({"from": source, "to": target, "artifact": artifact, "bypass": bypass})
@@ -108,6 +100,76 @@ def decide_promote(
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(log, indent=2) + "\n", encoding="utf-8")
     return decision
+
+
+def _probe_walk(root: Path, decision: Decision) -> None:
+    """The probes and verify against a fresh stack, as a walk of the harness table
+    from ``stubs_starting``: start the stack, run, let it finish, collect, decide.
+    Each step checks that the one before it ran, so a row that skips or repeats a
+    step fails the decision; only a walk reported by a decision keeps it open."""
+    seen: dict[str, Any] = {}
+    S, E = HarnessState, HarnessEvent
+    with ExitStack() as held:
+
+        def start() -> HarnessEvent:
+            try:
+                seen["stack"] = held.enter_context(running_stack())
+            except StackError as exc:
+                decision.fail(f"the stack for the probes and verify did not start: {exc}")
+                return E.ABORT
+            return E.HEALTHY
+
+        def ready() -> HarnessEvent:
+            if "stack" not in seen:
+                decision.fail("the probes were started without a stack")
+            seen["ready"] = True
+            return E.RUN
+
+        def run() -> HarnessEvent:
+            stack = seen.get("stack")
+            if stack is None or not seen.get("ready"):
+                decision.fail("the probes ran before their stack was ready")
+                return E.ABORT
+            try:
+                seen["reports"] = [run_probe(name, stack) for name in PROBES]
+                verify_stack(root, decision, stack.chat_url, stack.mcp_url)
+            except Exception as exc:  # a probe died: what is known is reported, failing
+                decision.fail(f"the probes died: {type(exc).__name__}: {exc}")
+                return E.ABORT
+            return E.FINISHED
+
+        def collect() -> HarnessEvent:
+            reports = seen.get("reports")
+            if reports is None:
+                decision.fail("probe evidence collected before the probes ran")
+                reports = []
+            decision.facts["probes"] = {r.name: {"ok": r.ok, "seconds": r.seconds} for r in reports}
+            seen["collected"] = reports
+            return E.COLLECTED
+
+        def decide() -> HarnessEvent:
+            if "collected" not in seen:
+                decision.fail("a promotion decided on probe evidence never collected")
+            for report in seen.get("collected", []):
+                if not report.ok:
+                    decision.fail(f"probe {report.name}: {report.failure}")
+            return E.DECIDED
+
+        run_ = walk(
+            {
+                S.STUBS_STARTING: start,
+                S.STUBS_READY: ready,
+                S.SUITE_RUNNING: run,
+                S.EVIDENCE_COLLECTING: collect,
+                S.GATE_DECIDING: decide,
+            },
+            S.STUBS_STARTING,
+        )
+    decision.facts["probe_lifecycle"] = run_.trail
+    aborted = run_.problem is None and run_.state is S.REPORTED and run_.events[-1:] == [E.ABORT]
+    if not run_.reported_on_a_decision and not (aborted and decision.findings):
+        where = run_.problem or run_.trail
+        decision.fail(f"the probe run was not reported by a decision ({where})")
 
 
 def _promotion_problem(args: argparse.Namespace) -> str | None:
