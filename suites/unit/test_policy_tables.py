@@ -135,3 +135,20 @@ def test_the_exported_matrix_agrees_with_the_hand_written_one() -> None:
 )
 def test_the_lowest_tier_granting_each_capability(capability: str, tier: str) -> None:
     assert lowest_tier(capability) == tier
+
+
+def test_a_development_tier_grants_its_one_capability_and_only_behind_the_switch() -> None:
+    from beacon.policy.capabilities import development_tiers, granted_capabilities
+
+    assert development_tiers(False) == frozenset()
+    assert development_tiers(True) == {
+        "only:core",
+        "only:photo_ai",
+        "only:analytics",
+        "only:documents",
+        "only:progress",
+        "only:bim",
+    }
+    assert granted_capabilities(["only:bim"]) == {"bim"}
+    assert granted_capabilities(["only:photo_ai", "essentials"]) == {"photo_ai", "core"}
+    assert granted_capabilities(["only:nothing", 7, None]) == frozenset()
