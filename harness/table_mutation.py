@@ -30,7 +30,7 @@ import os
 import shutil
 import sys
 import tempfile
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -193,6 +193,22 @@ def mutated(spec: TableSpec, state: Any, event: Any, target: Any) -> Iterator[No
     finally:
         for attr, value in saved.items():
             setattr(mod, attr, value)
+
+
+def retargets_unseen(
+    spec: TableSpec, row: Any, states: Iterable[Any], outcome: Callable[[], object]
+) -> list[str]:
+    """The other states ``row`` can point at that leave ``outcome()`` as it was: a
+    reader that really follows the table's rows leaves none."""
+    baseline = outcome()
+    unseen = []
+    for target in states:
+        if target == row.target:
+            continue
+        with mutated(spec, row.source, row.event, target):
+            if outcome() == baseline:
+                unseen.append(str(getattr(target, "value", target)))
+    return unseen
 
 
 def run_tests(paths: Sequence[str]) -> int:

@@ -15,7 +15,7 @@ import pytest
 
 from harness.fsm import HARNESS_TABLE, HarnessEvent, HarnessRow, HarnessState, Step, walk
 from harness.gating import Decision, Outcome, decide_observe
-from harness.table_mutation import TABLES, mutated
+from harness.table_mutation import TABLES, retargets_unseen
 
 REASON = "the sweep host is down: approved by on-call"
 FSM = next(spec for spec in TABLES if spec.name == "harness_fsm")
@@ -90,15 +90,9 @@ def test_every_row_the_gate_walks_is_a_legal_row_of_the_table() -> None:
 def test_pointing_a_walked_row_elsewhere_changes_an_observe_decision(
     tmp_path: Path, row: HarnessRow
 ) -> None:
-    baseline = {s: _verdict(_decide(tmp_path, s)) for s in SITUATIONS}
-    unchanged = []
-    for target in HarnessState:
-        if target is row.target:
-            continue
-        with mutated(FSM, row.source, row.event, target):
-            decisions = {s: _verdict(_decide(tmp_path, s)) for s in SITUATIONS}
-        if decisions == baseline:
-            unchanged.append(target.value)
+    unchanged = retargets_unseen(
+        FSM, row, HarnessState, lambda: {s: _verdict(_decide(tmp_path, s)) for s in SITUATIONS}
+    )
     assert unchanged == [], f"{row.id} pointed at {unchanged} left every decision as it was"
 
 

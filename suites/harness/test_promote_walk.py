@@ -23,7 +23,7 @@ from harness.fsm import HARNESS_TABLE, HarnessRow, HarnessState
 from harness.gating import Decision, Outcome
 from harness.probes import PROBES, ProbeReport
 from harness.stack import StackError
-from harness.table_mutation import TABLES, mutated
+from harness.table_mutation import TABLES, retargets_unseen
 
 FSM = next(spec for spec in TABLES if spec.name == "harness_fsm")
 WALKED = (
@@ -132,13 +132,10 @@ def test_the_probe_run_walks_legal_rows_of_the_table() -> None:
 def test_pointing_a_walked_row_elsewhere_changes_a_promotion(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, row: HarnessRow
 ) -> None:
-    baseline = {s: _verdict(monkeypatch, tmp_path, s) for s in SITUATIONS}
-    unchanged = []
-    for target in HarnessState:
-        if target is row.target:
-            continue
-        with mutated(FSM, row.source, row.event, target):
-            decisions = {s: _verdict(monkeypatch, tmp_path, s) for s in SITUATIONS}
-        if decisions == baseline:
-            unchanged.append(target.value)
+    unchanged = retargets_unseen(
+        FSM,
+        row,
+        HarnessState,
+        lambda: {s: _verdict(monkeypatch, tmp_path, s) for s in SITUATIONS},
+    )
     assert unchanged == [], f"{row.id} pointed at {unchanged} left every promotion as it was"
