@@ -19,6 +19,8 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
+import httpx
+
 from harness.executed import JunitError, junit_cases
 from harness.fsm import HarnessEvent, HarnessState, walk
 from harness.gating import (
@@ -32,7 +34,7 @@ from harness.gating import (
     verify_stack,
 )
 from harness.probes import PROBES, run_probe
-from harness.stack import StackError, running_stack
+from harness.stack import Stack, StackError, running_stack
 from harness.sweep import read_record
 
 PROMOTIONS: dict[str, str] = {"dev": "qa", "qa": "prod"}
@@ -102,6 +104,19 @@ def decide_promote(
     return decision
 
 
+def stack_health(stack: Stack) -> str | None:
+    """Why the started stack cannot be probed (a service that stopped answering), or None."""
+    origins = (stack.chat_url, stack.mcp_origin, stack.llm_url.removesuffix("/v1"))
+    for origin in origins:
+        try:
+            status = httpx.get(f"{origin}/healthz", timeout=5.0).status_code
+        except httpx.HTTPError as exc:
+            return f"{origin}/healthz: {type(exc).__name__}"
+        if status != 200:
+            return f"{origin}/healthz answered {status}"
+    return None
+
+
 def _probe_walk(root: Path, decision: Decision) -> None:
     """The probes and verify against a fresh stack, as a walk of the harness table
     from ``stubs_starting``: start the stack, run, let it finish, collect, decide.
@@ -122,6 +137,9 @@ def _probe_walk(root: Path, decision: Decision) -> None:
         def ready() -> HarnessEvent:
             if "stack" not in seen:
                 decision.fail("the probes were started without a stack")
+            elif (sick := stack_health(seen["stack"])) is not None:
+                decision.fail(f"the stack was not healthy when the probes were to start: {sick}")
+                return E.ABORT
             seen["ready"] = True
             return E.RUN
 

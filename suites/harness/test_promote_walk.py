@@ -1,10 +1,11 @@
 """The promote gate's probe run walks the harness lifecycle table too: a wrong row
 changes a promotion decision.
 
-Four situations, each decided by the real ``decide_promote`` with the stack, the
-probes and verify replaced by fakes (and the observe half held open), so no
-stack starts per row: the stack starts and every probe passes; the stack does
-not start; a probe dies; a probe fails. Their verdicts are written here, apart
+Five situations, each decided by the real ``decide_promote`` with the stack, its
+health check, the probes and verify replaced by fakes (and the observe half held
+open), so no stack starts per row: the stack starts and every probe passes; the
+stack does not start; it stops answering before the probes; a probe dies; a
+probe fails. Their verdicts are written here, apart
 from the table; then every row the probe run walks is pointed at each other state
 in turn (the table-mutation check's own patch) and a verdict must change.
 """
@@ -30,12 +31,13 @@ WALKED = (
     "starting-healthy",
     "starting-abort-reports",
     "ready-run",
+    "ready-abort-reports",
     "running-finished",
     "running-abort-reports",
     "collecting-collected",
     "deciding-decided",
 )
-SITUATIONS = ("all-pass", "no-stack", "probe-dies", "probe-fails")
+SITUATIONS = ("all-pass", "no-stack", "stack-sick", "probe-dies", "probe-fails")
 
 
 @dataclass
@@ -65,12 +67,17 @@ def _situation(monkeypatch: pytest.MonkeyPatch, situation: str) -> list[str]:
     def verify_stack(root: Path, decision: Decision, chat: str, mcp: str) -> None:
         ran.append("verify")
 
+    def stack_health(stack: _Stack) -> str | None:
+        ran.append("health")
+        return "http://127.0.0.1:9/healthz: ConnectError" if situation == "stack-sick" else None
+
     def decide_observe(root: Path, junit: Path, bypass: str | None) -> Decision:
         return Decision("observe")  # the observe half is test_gate_walk.py's
 
     monkeypatch.setattr(promote, "running_stack", running_stack)
     monkeypatch.setattr(promote, "run_probe", run_probe)
     monkeypatch.setattr(promote, "verify_stack", verify_stack)
+    monkeypatch.setattr(promote, "stack_health", stack_health)
     monkeypatch.setattr(promote, "decide_observe", decide_observe)
     monkeypatch.setattr(promote, "junit_cases", lambda junit: {"suites/e2e/x::t": "passed"})
     return ran
@@ -91,7 +98,7 @@ def test_a_stack_whose_probes_pass_is_promoted_on_the_deciding_row(
 ) -> None:
     outcome, findings, ran = _verdict(monkeypatch, tmp_path, "all-pass")
     assert outcome is Outcome.OPEN and findings == ()
-    assert ran == ("stack", *(f"probe:{p}" for p in PROBES), "verify")
+    assert ran == ("stack", "health", *(f"probe:{p}" for p in PROBES), "verify")
     log = (tmp_path / "all-pass" / promote.PROMOTION_LOG).read_text()
     assert '"to": "qa"' in log
 
@@ -103,6 +110,17 @@ def test_a_stack_that_does_not_start_fails_on_the_starting_abort_row(
     assert outcome is Outcome.FAILING and ran == ("stack",)
     assert findings == (
         "the stack for the probes and verify did not start: beacon up did not print `ready`",
+    )
+
+
+def test_a_stack_that_stopped_answering_fails_on_the_ready_abort_row(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    outcome, findings, ran = _verdict(monkeypatch, tmp_path, "stack-sick")
+    assert outcome is Outcome.FAILING and ran == ("stack", "health")  # no probe ran
+    assert findings == (
+        "the stack was not healthy when the probes were to start: "
+        "http://127.0.0.1:9/healthz: ConnectError",
     )
 
 
