@@ -16,7 +16,6 @@ from __future__ import annotations
 import os
 import pwd
 import shutil
-import socket
 import subprocess
 import tempfile
 from collections.abc import Iterator
@@ -26,7 +25,8 @@ from pathlib import Path
 
 import psycopg
 
-HOST = "127.0.0.1"
+from beacon.cli.up import HOST, free_port
+
 SUPERUSER = "beacon"
 RUN_AS = "postgres"  # the system user Debian's package creates
 START_TIMEOUT_S = 60
@@ -57,12 +57,6 @@ def _as_owner(command: list[str]) -> list[str]:
     if os.geteuid() != 0:
         return command
     return ["runuser", "-u", RUN_AS, "--", *command]
-
-
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind((HOST, 0))
-        return int(sock.getsockname()[1])
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,7 +92,7 @@ def start(directory: Path, port: int = 0) -> Cluster:
         lines = pid_file.read_text().splitlines()
         if len(lines) > 3 and lines[3].strip().isdigit():
             return Cluster(directory, int(lines[3]))
-    port = port or _free_port()
+    port = port or free_port()
     options = (
         f"-p {port} -k {directory} -c listen_addresses={HOST} -c fsync=off "
         "-c full_page_writes=off -c max_connections=300"

@@ -152,13 +152,13 @@ def create_app(settings: Settings) -> FastAPI:
         return identity
 
     def persister(opening: OpenTurn) -> Callable[[Sequence[Frame]], Awaitable[None]]:
-        """A turn's frames to the writer; its row goes with the first batch (its
-        ``start``), so nothing is committed for it before that frame."""
-        unwritten = [opening]
+        """A turn's frames to the writer; its row goes with the batch holding seq 1
+        (its ``start``, or the error that ends a turn whose start the store refused),
+        so nothing is committed for it before that frame."""
 
-        async def persist(frames: Sequence[Frame]) -> None:
-            await writer.submit(opening.turn_id, frames, unwritten[0] if unwritten else None)
-            unwritten.clear()
+        def persist(frames: Sequence[Frame]) -> Awaitable[None]:
+            first = any(frame.seq == 1 for frame in frames)
+            return writer.submit(opening.turn_id, frames, opening if first else None)
 
         return persist
 
