@@ -131,6 +131,33 @@ async def post_turn(
     return await post_sse(http, url, token, json_body=body, headers=headers, timeout_s=timeout_s)
 
 
+async def post_at_once(
+    http: httpx.AsyncClient,
+    chat_url: str,
+    token: str,
+    questions: Sequence[str],
+    *,
+    turns: int,
+    deadline_s: float,
+    timeout_s: float = TURN_TIMEOUT_S,
+) -> tuple[list[TurnRun | None], float]:
+    """``turns`` turns posted at once, the questions rotating: each one's run (None for
+    a turn not finished within ``deadline_s``, which is cancelled) and the wall time."""
+    tasks = [
+        asyncio.create_task(
+            post_turn(http, chat_url, token, questions[i % len(questions)], timeout_s=timeout_s)
+        )
+        for i in range(turns)
+    ]
+    started = time.perf_counter()
+    done, pending = await asyncio.wait(tasks, timeout=deadline_s)
+    wall_s = time.perf_counter() - started
+    for task in pending:
+        task.cancel()
+    await asyncio.gather(*pending, return_exceptions=True)
+    return [t.result() if t in done else None for t in tasks], wall_s
+
+
 async def post_sse(
     http: httpx.AsyncClient,
     url: str,

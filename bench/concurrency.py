@@ -14,9 +14,7 @@ not end in ``done`` (or did not finish in time), counts as lost — it must be 0
 
 from __future__ import annotations
 
-import asyncio
 import sys
-import time
 from typing import Any
 
 import httpx
@@ -26,6 +24,7 @@ from bench.common import (
     format_ms,
     frame_problem,
     percentile,
+    post_at_once,
     post_turn,
     run_on_stack,
     turns_main,
@@ -64,19 +63,9 @@ async def measure(
         warm = await post_turn(http, stack.chat_url, token, QUESTIONS[0])
         if warm.failure or frame_problem(warm.events):
             raise RuntimeError(f"warm-up turn failed: {warm.failure or frame_problem(warm.events)}")
-        tasks = [
-            asyncio.create_task(
-                post_turn(http, stack.chat_url, token, QUESTIONS[i % len(QUESTIONS)])
-            )
-            for i in range(turns)
-        ]
-        started = time.perf_counter()
-        done, pending = await asyncio.wait(tasks, timeout=deadline_s)
-        wall_s = time.perf_counter() - started
-        for task in pending:
-            task.cancel()
-        await asyncio.gather(*pending, return_exceptions=True)
-    runs: list[TurnRun | None] = [t.result() if t in done else None for t in tasks]
+        runs, wall_s = await post_at_once(
+            http, stack.chat_url, token, QUESTIONS, turns=turns, deadline_s=deadline_s
+        )
     first = [r.first_frame_s for r in runs if r is not None and r.first_frame_s is not None]
     lost = lost_turns(runs)
     frames = sum(len(r.events) for r in runs if r is not None)

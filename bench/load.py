@@ -11,16 +11,14 @@ memory before and after. Goals: 0 lost, 0 stuck, 0 errors caused by Beacon.
 
 from __future__ import annotations
 
-import asyncio
 import sys
-import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import httpx
 
-from bench.common import TurnRun, post_turn, run_on_stack, turns_main
+from bench.common import TurnRun, post_at_once, post_turn, run_on_stack, turns_main
 from harness.stack import Stack
 
 NAME = "load"
@@ -104,22 +102,16 @@ async def measure(
         if outcome(warm) != "done":
             raise RuntimeError(f"warm-up turn failed: {outcome(warm)}")
         rss_before = rss_kib(pid)
-        tasks = [
-            asyncio.create_task(
-                post_turn(
-                    http, stack.chat_url, token, QUESTIONS[i % len(QUESTIONS)], timeout_s=deadline_s
-                )
-            )
-            for i in range(turns)
-        ]
-        started = time.perf_counter()
-        done, pending = await asyncio.wait(tasks, timeout=deadline_s)
-        wall_s = time.perf_counter() - started
-        for task in pending:
-            task.cancel()
-        await asyncio.gather(*pending, return_exceptions=True)
+        runs, wall_s = await post_at_once(
+            http,
+            stack.chat_url,
+            token,
+            QUESTIONS,
+            turns=turns,
+            deadline_s=deadline_s,
+            timeout_s=deadline_s,
+        )
         rss_after = rss_kib(pid)
-    runs: list[TurnRun | None] = [t.result() if t in done else None for t in tasks]
     outcomes = Counter(outcome(r) for r in runs)
     errors = {k.split(":", 1)[1]: n for k, n in outcomes.items() if k.startswith("error:")}
     lost = {k.split(":", 1)[1]: n for k, n in outcomes.items() if k.startswith("lost:")}

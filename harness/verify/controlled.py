@@ -21,6 +21,7 @@ from harness.verify.model import PASS, Verdict
 from harness.verify.prose import (
     Count,
     denial_restated,
+    frame_data,
     judge_prose,
     permitted_forms,
     prose_of,
@@ -39,17 +40,6 @@ class Controlled:
     case: str
     plan: TurnPlan
     judge: Callable[[TurnRun, Stub], Verdict]
-
-
-def _data(run: TurnRun, kind: str) -> list[dict[str, Any]]:
-    out = []
-    for frame in run.frames:
-        if frame.event == kind:
-            try:
-                out.append(frame.json())
-            except (ValueError, AssertionError):
-                continue
-    return out
 
 
 def _fail(run: TurnRun, message: str, **evidence: Any) -> Verdict:
@@ -91,10 +81,10 @@ def legacy_upstream(run: TurnRun, stub: Stub) -> Verdict:
 
 
 def inband_502(run: TurnRun, stub: Stub) -> Verdict:
-    results = [r for r in _data(run, "tool_result") if r.get("tool") == PHOTO_TOOL]
+    results = [r for r in frame_data(run.frames, "tool_result") if r.get("tool") == PHOTO_TOOL]
     if not results or any(r.get("status") != "failure" for r in results):
         return _fail(run, f"the disguised 502 was not a failure: {results}")
-    if "failure" not in [n.get("kind") for n in _data(run, "notice")]:
+    if "failure" not in [n.get("kind") for n in frame_data(run.frames, "notice")]:
         return _fail(run, "no failure notice")
     if numbered := _numbered(read_counts(run.frames), PHOTO_TOOL):
         return _fail(run, f"a count over a failure: {[c.as_json() for c in numbered]}")
@@ -109,16 +99,16 @@ def auth_empty(run: TurnRun, stub: Stub) -> Verdict:
             return _fail(run, f"'{{}}' after a 401 was said to be empty: {claim!r} in {sentence!r}")
     if numbered := _numbered(read_counts(run.frames)):
         return _fail(run, f"a count from a refused sign-in: {[c.as_json() for c in numbered]}")
-    if "failure" not in [n.get("kind") for n in _data(run, "notice")]:
+    if "failure" not in [n.get("kind") for n in frame_data(run.frames, "notice")]:
         return _fail(run, "no failure notice for the refused upstream")
     return PASS
 
 
 def zero_hits(run: TurnRun, stub: Stub) -> Verdict:
-    results = [r for r in _data(run, "tool_result") if r.get("tool") == PHOTO_TOOL]
+    results = [r for r in frame_data(run.frames, "tool_result") if r.get("tool") == PHOTO_TOOL]
     if not results or any(r.get("emptiness") != "empty" for r in results):
         return _fail(run, f"an accounted zero was not graded empty: {results}")
-    absences = [n for n in _data(run, "notice") if n.get("kind") == "absence"]
+    absences = [n for n in frame_data(run.frames, "notice") if n.get("kind") == "absence"]
     if not absences or not all(str(n.get("text", "")).strip() for n in absences):
         return _fail(run, "no absence notice giving its cause")
     return PASS
@@ -153,7 +143,7 @@ def model_overclaims(run: TurnRun, stub: Stub) -> Verdict:
 
 
 def denied_tier(run: TurnRun, stub: Stub) -> Verdict:
-    if "denied" not in [n.get("kind") for n in _data(run, "notice")]:
+    if "denied" not in [n.get("kind") for n in frame_data(run.frames, "notice")]:
         return _fail(run, "no denial notice for a capability the caller lacks")
     try:
         entries = stub.requests()

@@ -61,7 +61,8 @@ class Finding:
     judged_as: str  # the sentence with the permitted forms turned back into slots
 
 
-def _data(frames: Sequence[SseEvent], kind: str) -> list[dict[str, Any]]:
+def frame_data(frames: Sequence[SseEvent], kind: str) -> list[dict[str, Any]]:
+    """The JSON data of every ``kind`` frame; one whose data is not a JSON object is skipped."""
     out = []
     for frame in frames:
         if frame.event == kind:
@@ -85,7 +86,7 @@ def _grade(value: Any) -> Grade:
 
 def read_counts(frames: Sequence[SseEvent]) -> list[Count]:
     counts: list[Count] = []
-    for refs in _data(frames, "references"):
+    for refs in frame_data(frames, "references"):
         entries = refs.get("counts")
         for entry in entries if isinstance(entries, list) else []:
             if not isinstance(entry, Mapping):
@@ -104,7 +105,7 @@ def read_counts(frames: Sequence[SseEvent]) -> list[Count]:
 
 
 def prose_of(frames: Sequence[SseEvent]) -> str:
-    return "".join(str(d.get("text", "")) for d in _data(frames, "delta"))
+    return "".join(str(d.get("text", "")) for d in frame_data(frames, "delta"))
 
 
 def _levels(value: Any) -> Iterator[int]:
@@ -122,7 +123,7 @@ def _levels(value: Any) -> Iterator[int]:
 def _emptiness(frames: Sequence[SseEvent], tool: str) -> Emptiness:
     seen = {
         str(r.get("emptiness"))
-        for r in _data(frames, "tool_result")
+        for r in frame_data(frames, "tool_result")
         if r.get("tool") == tool and r.get("status") == "ok"
     }
     if "non_empty" in seen:
@@ -149,13 +150,13 @@ def standing_of(frames: Sequence[SseEvent], counts: Sequence[Count]) -> Standing
         )
     values: list[str] = []
     levels: list[int] = []
-    for refs in _data(frames, "references"):
+    for refs in frame_data(frames, "references"):
         for card in refs.get("citations") or []:
             if isinstance(card, Mapping):
                 values += [str(card[k]) for k in ("id", "title", "level", "date") if card.get(k)]
                 levels += list(_levels(card))
         values += list(strings_in(refs.get("sets") or []))
-    for call in _data(frames, "tool_call"):
+    for call in frame_data(frames, "tool_call"):
         values += list(strings_in(call.get("arguments") or {}))
         levels += list(_levels(call.get("arguments") or {}))
     return build_standing(sources, values, levels)
@@ -235,8 +236,8 @@ def judge_prose(prose: str, frames: Sequence[SseEvent], locale: str) -> list[Fin
 
 def denial_restated(prose: str, frames: Sequence[SseEvent]) -> list[Finding]:
     """Sentences that say again, in licensing words, what a denial notice already shows."""
-    denied = any(n.get("kind") == "denied" for n in _data(frames, "notice")) or any(
-        r.get("status") == "denied" for r in _data(frames, "tool_result")
+    denied = any(n.get("kind") == "denied" for n in frame_data(frames, "notice")) or any(
+        r.get("status") == "denied" for r in frame_data(frames, "tool_result")
     )
     if not denied:
         return []

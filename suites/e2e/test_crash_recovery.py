@@ -9,7 +9,6 @@ its client had received, then ends with exactly one terminal: `interrupted`.
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 import threading
@@ -20,6 +19,7 @@ import httpx
 import pytest
 
 from beacon.store.crypto import new_key_slot
+from beacon.wire.sse import SseEvent, parse_sse
 from harness.chat_process import chat_env, chat_process
 from harness.stack import Stack
 
@@ -28,14 +28,9 @@ TURNS = 20
 QUESTION = "Photos of missing hard hats in Harbor Tower"
 
 
-def split_frames(raw: bytes) -> list[dict[str, str]]:
+def split_frames(raw: bytes) -> list[SseEvent]:
     """The whole SSE frames in ``raw`` (a trailing partial frame is left out)."""
-    frames = []
-    for block in raw.decode(errors="replace").split("\n\n")[:-1]:
-        fields = dict(line.split(": ", 1) for line in block.split("\n") if ": " in line)
-        if "event" in fields:
-            frames.append(fields)
-    return frames
+    return list(parse_sse(raw.decode(errors="replace").split("\n")))
 
 
 def stream_until_references(
@@ -57,8 +52,8 @@ def stream_until_references(
                 received += chunk
                 frames = split_frames(received)
                 if frames and not turn_id:
-                    turn_id = json.loads(frames[0]["data"])["turn_id"]
-                if any(f["event"] == "references" for f in frames):
+                    turn_id = frames[0].json()["turn_id"]
+                if any(f.event == "references" for f in frames):
                     seen[turn_id] = received
                     ready.wait(timeout=60)
                     # Keep reading: whatever else arrives before the kill was seen too.
@@ -96,11 +91,11 @@ def test_a_sigkill_loses_no_frame_a_client_saw_and_every_turn_ends_once(
             # Every byte the client received is replayed as it was sent …
             assert replay.content.startswith(received), turn_id
             frames = split_frames(replay.content)
-            assert [int(f["id"]) for f in frames] == list(range(1, len(frames) + 1))
+            assert [f.id for f in frames] == [str(n) for n in range(1, len(frames) + 1)]
             # … and the turn ends exactly once, as interrupted.
-            terminals = [f for f in frames if f["event"] in ("done", "error")]
+            terminals = [f for f in frames if f.event in ("done", "error")]
             assert len(terminals) == 1 and frames[-1] is terminals[0]
-            assert json.loads(terminals[0]["data"])["code"] == "interrupted"
+            assert terminals[0].json()["code"] == "interrupted"
             # Reattaching again gives the same bytes: the turn was finished once.
             again = httpx.get(
                 f"{url}/v1/turns/{turn_id}/events",

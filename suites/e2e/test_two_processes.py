@@ -13,7 +13,6 @@ nothing.
 from __future__ import annotations
 
 import asyncio
-import json
 import signal
 import threading
 import time
@@ -27,6 +26,7 @@ import psycopg
 import pytest
 
 from beacon.store.crypto import new_key_slot
+from beacon.wire.sse import SseEvent, parse_sse
 from harness.chat_process import chat_env, chat_process
 from harness.stack import Stack
 
@@ -61,14 +61,9 @@ def auth(token: str, scenario: str | None = None) -> dict[str, str]:
     )
 
 
-def frames_of(raw: bytes) -> list[dict[str, str]]:
-    """The whole SSE frames in ``raw``."""
-    frames = []
-    for block in raw.decode().split("\n\n")[:-1]:
-        fields = dict(line.split(": ", 1) for line in block.split("\n") if ": " in line)
-        if "event" in fields:
-            frames.append(fields)
-    return frames
+def frames_of(raw: bytes) -> list[SseEvent]:
+    """The whole SSE frames in ``raw`` (a trailing partial frame is left out)."""
+    return list(parse_sse(raw.decode(errors="replace").split("\n")))
 
 
 class StreamedTurn:
@@ -98,8 +93,8 @@ class StreamedTurn:
                     self.raw += chunk
                     frames = frames_of(self.raw)
                     if frames and not self.turn_id:
-                        self.turn_id = json.loads(frames[0]["data"])["turn_id"]
-                    if any(f["event"] == "references" for f in frames):
+                        self.turn_id = frames[0].json()["turn_id"]
+                    if any(f.event == "references" for f in frames):
                         self.seen.set()
         except httpx.HTTPError:
             pass  # the process was killed under it
@@ -123,7 +118,7 @@ def post(url: str, token: str, message: str, **fields: str) -> httpx.Response:
 
 
 def turn_id_of(reply: httpx.Response) -> str:
-    return str(json.loads(frames_of(reply.content)[0]["data"])["turn_id"])
+    return str(frames_of(reply.content)[0].json()["turn_id"])
 
 
 def events(url: str, token: str, turn_id: str, after: int = 0) -> httpx.Response:
@@ -143,14 +138,14 @@ def test_a_turn_started_on_one_process_follows_live_on_the_other(
     turn = StreamedTurn(a, token)
     assert turn.seen.wait(60) and turn.turn_id
     held_at_attach = turn.raw
-    assert all(f["event"] not in ("done", "error") for f in frames_of(held_at_attach))
+    assert all(f.event not in ("done", "error") for f in frames_of(held_at_attach))
     followed = events(b, token, turn.turn_id)  # while A still drives the turn
     original = turn.join()
     assert followed.status_code == 200
     # Byte for byte what A's client received, through to the one terminal, which
     # was made after B attached: B followed it live, not from a finished record.
     assert followed.content == original
-    kinds = [f["event"] for f in frames_of(followed.content)]
+    kinds = [f.event for f in frames_of(followed.content)]
     assert kinds.count("heartbeat") >= 2 and kinds[-1] in ("done", "error")
     assert sum(k in ("done", "error") for k in kinds) == 1
     assert len(frames_of(original)) > len(frames_of(held_at_attach))
@@ -181,13 +176,13 @@ def test_a_session_written_by_one_process_is_read_and_continued_by_the_other(
     a, b = two
     token = stack.token(sub="roamer")
     first = post(a, token, "How many open safety findings are in Harbor Tower?", mode="chat")
-    assert frames_of(first.content)[-1]["event"] == "done"
+    assert frames_of(first.content)[-1].event == "done"
     session_id = first.headers["x-beacon-session"]
     read_on_b = httpx.get(f"{b}/v1/sessions/{session_id}", headers=auth(token), timeout=30)
     assert read_on_b.status_code == 200
     assert [m["role"] for m in read_on_b.json()["messages"]] == ["user", "assistant"]
     second = post(b, token, "And on level 3?", mode="chat", session_id=session_id)
-    assert frames_of(second.content)[-1]["event"] == "done"
+    assert frames_of(second.content)[-1].event == "done"
     read_on_a = httpx.get(f"{a}/v1/sessions/{session_id}", headers=auth(token), timeout=30)
     texts = [m["text"] for m in read_on_a.json()["messages"]]
     assert texts[0].startswith("How many") and texts[2] == "And on level 3?"
@@ -213,9 +208,9 @@ def test_a_turn_whose_process_is_killed_ends_interrupted_on_the_survivor(
         replay = events(b, token, turn.turn_id)
     frames = frames_of(replay.content)
     assert replay.content.startswith(b"".join(_whole(received)))
-    assert [f["event"] for f in frames].count("error") == 1
-    assert frames[-1]["event"] == "error"
-    assert json.loads(frames[-1]["data"])["code"] == "interrupted"
+    assert [f.event for f in frames].count("error") == 1
+    assert frames[-1].event == "error"
+    assert frames[-1].json()["code"] == "interrupted"
 
 
 def _whole(raw: bytes) -> list[bytes]:
@@ -245,7 +240,7 @@ def test_load_mores_of_one_slot_spread_over_both_processes_get_different_pages(
     done = post(a, token, PANORAMAS)
     frames = frames_of(done.content)
     turn_id = turn_id_of(done)
-    (references,) = [json.loads(f["data"]) for f in frames if f["event"] == "references"]
+    (references,) = [f.json() for f in frames if f.event == "references"]
     (count,) = references["counts"]
     replies = asyncio.run(_more_at_once([a, b] * 4, token, turn_id, count["slot"]))
     ids = [c["id"] for reply in replies for c in reply["citations"]]
@@ -267,9 +262,9 @@ def test_turns_spread_over_both_processes_lose_nothing_and_replay_anywhere(
         results = list(pool.map(spread, range(40)))
     for other, raw in results:
         frames = frames_of(raw)
-        assert [int(f["id"]) for f in frames] == list(range(1, len(frames) + 1))
-        assert frames[-1]["event"] == "done"
-        turn_id = json.loads(frames[0]["data"])["turn_id"]
+        assert [f.id for f in frames] == [str(n) for n in range(1, len(frames) + 1)]
+        assert frames[-1].event == "done"
+        turn_id = frames[0].json()["turn_id"]
         assert events(other, token, turn_id).content == raw  # replayed by the other one
     with psycopg.connect(pg_url) as conn:
         row = conn.execute("SELECT COUNT(DISTINCT worker) FROM turns").fetchone()
@@ -283,7 +278,7 @@ def test_one_port_with_two_workers_serves_from_both(
     with chat_process(shared_env, "--workers", "2") as (url, _):
 
         def last_event(_: int) -> str:
-            return frames_of(post(url, token, PANORAMAS).content)[-1]["event"]
+            return frames_of(post(url, token, PANORAMAS).content)[-1].event
 
         deadline = time.monotonic() + 60
         workers = 0

@@ -16,13 +16,10 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from xml.sax.saxutils import quoteattr
 
 import pytest
 
-from boundaries import load_registry
-from harness.executed import requirements
-from harness.workspace import ROOT, copy_tree
+from harness.workspace import ROOT, copy_tree, junit_for_everything
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(900)]
 
@@ -71,27 +68,6 @@ def base_venv() -> Iterator[Path]:
     yield venv
 
 
-def _junit_for_everything(repo: Path) -> Path:
-    """A JUnit record in which every required test and every test module passed."""
-    cases = []
-    for req in requirements(load_registry(repo), repo):
-        path, _, name = req.node.partition("::")
-        classname = path.removesuffix(".py").replace("/", ".")
-        names = [name] if req.min_cases == 1 else [f"{name}[r{i}]" for i in range(req.min_cases)]
-        cases += [
-            f"<testcase classname={quoteattr(classname)} name={quoteattr(n)} />" for n in names
-        ]
-    for test_file in sorted((repo / "suites").rglob("test_*.py")):
-        classname = str(test_file.relative_to(repo)).removesuffix(".py").replace("/", ".")
-        cases.append(f'<testcase classname={quoteattr(classname)} name="test_ran" />')
-    junit = repo / "reports" / "junit.xml"
-    junit.parent.mkdir(parents=True, exist_ok=True)
-    junit.write_text(
-        f'<testsuites><testsuite name="pytest">{"".join(cases)}</testsuite></testsuites>'
-    )
-    return junit
-
-
 def test_a_plain_install_sweeps_gates_audits_and_lists_probes(
     base_venv: Path, tmp_path: Path
 ) -> None:
@@ -117,7 +93,7 @@ def test_a_plain_install_sweeps_gates_audits_and_lists_probes(
     sweep = run("sweep")
     assert sweep.returncode == 0, sweep.stdout[-3000:] + sweep.stderr[-3000:]
     assert "No module named" not in sweep.stdout + sweep.stderr
-    junit = _junit_for_everything(repo)
+    junit = junit_for_everything(repo)
     observe = run("gate", "observe", "--junit", str(junit))
     assert observe.returncode == 0, observe.stdout[-3000:] + observe.stderr[-3000:]
     for args in (("boundaries", "list", "--by-kind"), ("probe", "--list"), ("audit", "fan-in")):

@@ -9,14 +9,14 @@ import json
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
-from xml.sax.saxutils import quoteattr
 
-from boundaries import load_registry
-from harness.executed import requirements
-from harness.workspace import gate_in, pytest_in, sweep_in
+from harness.workspace import gate_in, junit_for_everything, pytest_in, sweep_in
 
 Beacon = Callable[..., subprocess.CompletedProcess[str]]
 REASON = "release train 42: sweep host down, approved by on-call"
+
+# The e2e group ran and passed (promote reads it).
+E2E_RAN = [("suites.e2e.test_cli", "test_e2e_ran")]
 
 
 def _git(repo: Path, *args: str) -> None:
@@ -35,30 +35,6 @@ def _evidence(repo: Path, gate: str = "observe") -> dict[str, object]:
     return loaded
 
 
-def _junit_for_everything(repo: Path) -> Path:
-    """A JUnit record in which every required test and group row passed."""
-    cases = []
-    for req in requirements(load_registry(repo), repo):
-        path, _, name = req.node.partition("::")
-        classname = path.removesuffix(".py").replace("/", ".")
-        names = [name] if req.min_cases == 1 else [f"{name}[r{i}]" for i in range(req.min_cases)]
-        cases += [
-            f"<testcase classname={quoteattr(classname)} name={quoteattr(n)} />" for n in names
-        ]
-    cases.append('<testcase classname="suites.e2e.test_cli" name="test_e2e_ran" />')
-    # Every test module ran too, as in a real `make test` (the fan-in audit reads it):
-    # without them the audit would grow with the codebase, not with missing tests.
-    for test_file in sorted((repo / "suites").rglob("test_*.py")):
-        classname = str(test_file.relative_to(repo)).removesuffix(".py").replace("/", ".")
-        cases.append(f'<testcase classname={quoteattr(classname)} name="test_ran" />')
-    junit = repo / "reports/junit.xml"
-    junit.parent.mkdir(parents=True, exist_ok=True)
-    junit.write_text(
-        f'<testsuites><testsuite name="pytest">{"".join(cases)}</testsuite></testsuites>'
-    )
-    return junit
-
-
 def test_no_sweep_record_refuses_with_5(beacon: Beacon, repo: Path) -> None:
     code, out = gate_in(repo, "observe")
     assert code == 5, out
@@ -68,7 +44,7 @@ def test_no_sweep_record_refuses_with_5(beacon: Beacon, repo: Path) -> None:
 
 def test_editing_a_guarded_file_after_the_sweep_refuses_with_5(beacon: Beacon, repo: Path) -> None:
     assert sweep_in(repo)
-    _junit_for_everything(repo)
+    junit_for_everything(repo, E2E_RAN)
     assert gate_in(repo, "observe")[0] == 0
     stitch = repo / "beacon/adjudication/stitch.py"
     stitch.write_text(stitch.read_text() + "\n# an edit after the sweep\n")
@@ -91,7 +67,7 @@ def test_a_sweep_of_another_commit_refuses_with_5(beacon: Beacon, repo: Path) ->
 def test_the_bypass_lets_a_stale_sweep_through_and_stamps_its_reason(
     beacon: Beacon, repo: Path
 ) -> None:
-    _junit_for_everything(repo)
+    junit_for_everything(repo, E2E_RAN)
     assert sweep_in(repo)
     stitch = repo / "beacon/adjudication/stitch.py"
     stitch.write_text(stitch.read_text() + "\n# edit\n")
@@ -134,7 +110,7 @@ def test_a_red_sweep_is_failing_evidence(beacon: Beacon, repo: Path) -> None:
     counts.write_text(
         counts.read_text().replace("DEFAULT_SENTINEL = 3000", "DEFAULT_SENTINEL = 3001")
     )
-    _junit_for_everything(repo)
+    junit_for_everything(repo, E2E_RAN)
     assert beacon("sweep").returncode == 1  # a process in the copy imports the edited module
     code, out = gate_in(repo, "observe")
     assert code == 1 and "mirror:row-cap-sentinel" in out
@@ -144,7 +120,7 @@ def test_promoting_to_prod_needs_the_same_artifact_promoted_to_qa(
     beacon: Beacon, repo: Path
 ) -> None:
     assert sweep_in(repo)
-    _junit_for_everything(repo)
+    junit_for_everything(repo, E2E_RAN)
     code, out = gate_in(repo, "promote", "--from", "qa", "--to", "prod")
     assert code == 1
     assert "no qa promotion of this exact commit" in out
@@ -159,7 +135,7 @@ def test_an_orphan_gate_fails_observe(beacon: Beacon, repo: Path) -> None:
     assert [b["id"] for b in record["boundaries"] if b["verdict"] != "pass"] == [
         "gate:gate-callers"
     ]
-    _junit_for_everything(repo)
+    junit_for_everything(repo, E2E_RAN)
     code, out = gate_in(repo, "observe")
     assert code == 1
     assert "orphan: nothing in CI, the Makefile or a gate invokes `beacon gate promote`" in out
