@@ -277,22 +277,31 @@ class TurnStore:
         return TurnRecord(*row) if row else None
 
     def frames_after(self, turn_id: str, after: int) -> list[bytes]:
-        return [body for _, body in self.frames_since(turn_id, after)[1]]
+        with self._reading() as db:
+            rows = self._frame_rows(db, turn_id, after)
+        return [body for _, body in self._open_frames(turn_id, rows)]
 
     def frames_since(self, turn_id: str, after: int) -> tuple[str | None, list[StoredFrame]]:
         """The turn's status and its frames with seq > ``after``. The status is read
         first: a status other than ``running`` means the terminal is among the frames."""
         with self._reading() as db:
             status = db.execute("SELECT status FROM turns WHERE id = ?", (turn_id,)).fetchone()
-            rows = db.execute(
-                "SELECT seq, body FROM frames WHERE turn_id = ? AND seq > ? ORDER BY seq",
-                (turn_id, after),
-            ).fetchall()
-        frames = [
+            rows = self._frame_rows(db, turn_id, after)
+        return (None if status is None else str(status[0])), self._open_frames(turn_id, rows)
+
+    @staticmethod
+    def _frame_rows(db: Tx, turn_id: str, after: int) -> list[Any]:
+        return db.execute(
+            "SELECT seq, body FROM frames WHERE turn_id = ? AND seq > ? ORDER BY seq",
+            (turn_id, after),
+        ).fetchall()
+
+    def _open_frames(self, turn_id: str, rows: list[Any]) -> list[StoredFrame]:
+        # Unsealed outside the read: the connection is not held for the decryption.
+        return [
             (int(seq), unseal(self._ring, body, context=record_context(turn_id, "frame", str(seq))))
             for seq, body in rows
         ]
-        return (None if status is None else str(status[0])), frames
 
     def answer(self, turn_id: str) -> tuple[str, list[dict[str, Any]]] | None:
         with self._reading() as db:
