@@ -111,7 +111,8 @@ def _specs(index: SearchIndex) -> dict[str, ToolSpec]:
     specs = (
         ToolSpec(
             "search_photos",
-            "Semantic search over a project's site photos. Results are ranked; the total is "
+            "Semantic search over a project's site photos, optionally only those taken on "
+            "one level or in an inclusive date range. Results are ranked; the total is "
             "a lower bound because the search backend cannot count every match.",
             SearchPhotosArgs,
             schemas.SEARCH_OUTPUT,
@@ -121,8 +122,8 @@ def _specs(index: SearchIndex) -> dict[str, ToolSpec]:
             "query_data",
             "Answer an analytics question about a project by generating and running SQL over "
             "panoramas (captures), photos, findings (annotations) and levels. Optional filters "
-            "(level, an inclusive date range; for findings also status, category, kind and "
-            "company) are ANDed onto the question.",
+            "(level, an inclusive date range; for findings also status, category, kind, "
+            "company and inspector) are ANDed onto the question.",
             QueryDataArgs,
             schemas.QUERY_OUTPUT,
             query_data,
@@ -158,7 +159,8 @@ def _specs(index: SearchIndex) -> dict[str, ToolSpec]:
         ToolSpec(
             "list_annotations",
             "List a project's annotations (safety findings, quality issues), filtered by "
-            "level, status, category, kind, company and an inclusive date range. Paginated.",
+            "level, status, category, kind, company, inspector and an inclusive date range. "
+            "Paginated.",
             ListAnnotationsArgs,
             schemas.items_output(schemas.ANNOTATION_ITEM),
             list_annotations,

@@ -63,6 +63,13 @@ COMPANY: Copy = {
     "ko": "{company} ",
     "ja": "{company}の",
 }
+INSPECTOR: Copy = {
+    "en": " raised by {inspector}",
+    "de": " erfasst von {inspector}",
+    "es": " registrados por {inspector}",
+    "ko": "{inspector} 작성 ",
+    "ja": "{inspector}が作成した",
+}
 AGGREGATE: Copy = {
     "en": "{project} has {slot} {what}.",
     "de": "{project} hat {slot} {what}.",

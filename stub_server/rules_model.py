@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from stub_server.rules_corrections import correction_reply_calls
 from stub_server.rules_reading import Reading, english_question, language, read
 
 _JSON_BLOCK = re.compile(r"```json\n(.*?)\n```", re.DOTALL)
@@ -19,6 +20,8 @@ _HOW_MANY = re.compile(r"\b(how many|number of|count)\b", re.IGNORECASE)
 _PHOTO_TOPIC = re.compile(
     r"\b(?:photos?|pictures?|images?)\s+(?:of|showing|with|about)\s+(.+)", re.IGNORECASE
 )
+# The filters sent as arguments to every tool that takes them (see ``_calls``).
+_ARGUMENT_FILTERS = frozenset({"level_number", "date_from", "date_to", "inspector", "company"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,12 +122,16 @@ def _this_level(question: str, messages: list[dict[str, Any]]) -> str:
 
 
 def _photo_topic(reading: Reading, question: str, project: dict[str, str]) -> str | None:
-    """What the photos should show: an English question's own words ("photos of …"),
-    else the topic the question names in any locale; None: photos of anything."""
+    """What the photos should show and nothing else: the topic the question names in
+    any locale (as the search index knows it: "scaffolding"), never its other words —
+    a level or a month travels as its own argument. With no known topic, an English
+    question's own words ("photos of …"); None: photos of anything."""
+    if reading.topic is not None:
+        return reading.topic
     match = _PHOTO_TOPIC.search(question) if language(question) == "en" else None
     if match and (topic := _strip_project(match.group(1), project)):
         return topic
-    return reading.topic
+    return None
 
 
 def _calls(
@@ -140,13 +147,12 @@ def _calls(
     # question; levels and dates travel as arguments too, so a tool that reads no text
     # gets them and the narration may name them. Words like "open" are not sent as
     # values: a value the turn sent is one the narration guard lets the model repeat.
-    scoped = {k: v for k, v in filters.items() if k in ("level_number", "date_from", "date_to")}
+    # An inspector is an argument only: the text-to-SQL knows no person's name.
+    scoped = {k: v for k, v in filters.items() if k in _ARGUMENT_FILTERS}
     if reading.entity == "photos" and (topic := _photo_topic(reading, question, project)):
         if "search_photos" not in tools:
             return []
-        arguments: dict[str, Any] = {"project_id": pid, "query": topic, "limit": 10}
-        if reading.level is not None:
-            arguments["level_number"] = reading.level
+        arguments: dict[str, Any] = {"project_id": pid, "query": topic, "limit": 10, **scoped}
         return [_call(1, "search_photos", arguments)]
     if reading.entity == "trades":
         if "get_progress_summary" not in tools:
@@ -174,8 +180,7 @@ def _calls(
     if reading.entity == "findings" and "list_annotations" in tools:
         return [_call(1, "list_annotations", {"project_id": pid, "limit": 100, **filters})]
     if reading.entity == "photos" and "search_photos" in tools:
-        scope = {"level_number": reading.level} if reading.level is not None else {}
-        query = {"project_id": pid, "query": "photos", "limit": 10, **scope}
+        query = {"project_id": pid, "query": "photos", "limit": 10, **scoped}
         return [_call(1, "search_photos", query)]
     return []
 
@@ -183,7 +188,9 @@ def _calls(
 def plan(messages: list[dict[str, Any]], tool_names: set[str]) -> Reply:
     user_index, question = _last_user(messages)
     if any(m.get("role") == "tool" for m in messages[user_index + 1 :]):
-        return Reply("READY")
+        # A well-behaved model makes the calls a correction asks for, once.
+        corrected = correction_reply_calls(messages, user_index)
+        return Reply("", corrected) if corrected else Reply("READY")
     narrowing = _block_value(messages, "narrowing")
     if isinstance(narrowing, dict) and narrowing.get("tool") in tool_names:
         # The user picked a narrower scope: repeat the search; dispatch applies it.

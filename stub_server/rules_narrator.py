@@ -22,6 +22,7 @@ from stub_server.rules_copy import (
     ENUMERATED_PARTIAL,
     FIELD_NOUNS,
     FIXED,
+    INSPECTOR,
     KIND_WORDS,
     LEVEL,
     MONTH,
@@ -70,6 +71,7 @@ def what_was_counted(reading: Reading, locale: str) -> str:
         if reading.category is not None:
             qualities.append(reading.category)  # the upstream's own value, as it came back
     company = reading.company if entity == "findings" else None
+    inspector = reading.inspector if entity == "findings" else None
     level = say(LEVEL, locale, n=reading.level) if reading.level is not None else ""
     if reading.month is not None:
         year, month = reading.month
@@ -79,6 +81,8 @@ def what_was_counted(reading: Reading, locale: str) -> str:
         dated = say(MONTH, locale, name=name, year=year, month=month, last=last)
         level = dated + level if locale in ("ko", "ja") else level + dated
     by = say(COMPANY, locale, company=company) if company is not None else ""
+    if inspector is not None:
+        by += say(INSPECTOR, locale, inspector=inspector)  # whose findings were counted
     if locale == "en":
         return " ".join([*qualities, noun]) + by + level
     if locale in ("de", "es"):

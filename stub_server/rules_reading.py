@@ -4,7 +4,7 @@ A hosted model understands "Welche Firmen haben offene Befunde auf Ebene 3 von H
 Tower?" as well as the English; the embedded one reads it into the same fields —
 the project named anywhere, what is asked about, whether it is a count or a
 "which/who" over a typed field, and the filters (level, month, status, kind,
-category, company) — so the tool arguments carry them, whatever the wording.
+category, company, inspector) — so the tool arguments carry them, whatever the wording.
 Vocabulary is data, one table per concept, every locale in the same row.
 """
 
@@ -16,7 +16,7 @@ import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from stub_server.corpus import COMPANIES, QUALITY_CATEGORIES, SAFETY_CATEGORIES
+from stub_server.corpus import COMPANIES, INSPECTORS, QUALITY_CATEGORIES, SAFETY_CATEGORIES
 
 Project = dict[str, str]
 
@@ -165,6 +165,7 @@ class Reading:
     kind: str | None
     category: str | None
     company: str | None
+    inspector: str | None  # who raised the findings, as the corpus spells the name
     topic: str | None
 
     def filters(self) -> dict[str, str | int]:
@@ -177,7 +178,7 @@ class Reading:
             found["date_from"] = f"{year:04d}-{month:02d}-01"
             found["date_to"] = f"{year:04d}-{month:02d}-{_last_day(year, month):02d}"
         if self.entity == "findings":
-            for name in ("status", "kind", "category", "company"):
+            for name in ("status", "kind", "category", "company", "inspector"):
                 value = getattr(self, name)
                 if value is not None:
                     found[name] = value
@@ -253,6 +254,16 @@ def _company(text: str) -> str | None:
     return None
 
 
+def _inspector(text: str) -> str | None:
+    """The inspector the question names, in any case, by the full name the tools'
+    ``inspector`` argument takes; a bare first name is not read as one."""
+    for name in INSPECTORS:
+        # Latin edges only: a particle joins the name in Korean or Japanese ("…의", "…が").
+        if re.search(rf"(?<![0-9a-zß-ÿ]){re.escape(fold(name))}(?![0-9a-zß-ÿ])", text):
+            return name
+    return None
+
+
 def read(question: str, directory: list[Project]) -> Reading:
     project = project_in(question, directory)
     text = _without_project(fold(question), project)
@@ -281,6 +292,7 @@ def read(question: str, directory: list[Project]) -> Reading:
         kind=kind,
         category=category,
         company=_company(text),
+        inspector=_inspector(text),
         topic=_first(TOPICS, text) if entity == "photos" else None,
     )
 
@@ -301,6 +313,10 @@ def english_question(reading: Reading) -> str:
     phrase = " ".join(words)
     if reading.company is not None and reading.entity == "findings":
         phrase += f" of {reading.company}"
+    if reading.inspector is not None and reading.entity == "findings":
+        # Travels as the inspector argument; named here too, so the count's subject
+        # (this question) says whose findings were counted.
+        phrase += f" raised by {reading.inspector}"
     if reading.level is not None:
         phrase += f" on level {reading.level}"
     if reading.month is not None:

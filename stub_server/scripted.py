@@ -71,6 +71,8 @@ class Script:
     direct: bool = False  # plan exactly the call the question spells out: "CALL tool {json}"
     narrates: bool = False  # answer with the narration a test registered for the question
     lists_counts: ListsCounts | None = None  # "how many" planned as a listing (see _lists_counts)
+    drops: str | None = None  # a constraint axis whose arguments it leaves out (see _drops)
+    ignores_correction: bool = False  # and it stops when asked to apply them
 
     def applies(self, has_tools: bool) -> bool:
         return self.at == "always" or (self.at == "plan") == has_tools
@@ -153,6 +155,31 @@ SCRIPTS: dict[str, Script] = {
         _http(429, "rate_limit_error", "rate_limit_exceeded", "Rate limit reached."),
     )
 }
+
+
+# The arguments that carry each constraint axis; a dropping planner leaves them out.
+DROPPED_ARGUMENTS: dict[str, tuple[str, ...]] = {
+    "date": ("date_from", "date_to"),
+    "level": ("level_number",),
+    "person": ("inspector",),
+    "status": ("status",),
+    "company": ("company",),
+    "topic": ("query",),
+}
+SCRIPTS.update(
+    {
+        f"drops-{axis}{suffix}": Script(
+            f"drops-{axis}{suffix}",
+            f"leaves the {axis} constraint out of its calls, then "
+            + ("stops when asked to apply it" if ignores else "applies it when asked"),
+            "plan",
+            drops=axis,
+            ignores_correction=ignores,
+        )
+        for axis in DROPPED_ARGUMENTS
+        for suffix, ignores in (("", False), ("-ignores", True))
+    }
+)
 
 
 def model_names() -> list[str]:
@@ -249,6 +276,30 @@ def _lists_counts(messages: list[dict[str, Any]], tool_names: set[str], *, obeys
     return Reply("", [_query_call(first[0], "call_list_2", listing)])
 
 
+def _without(call: dict[str, Any], axis: str) -> dict[str, Any]:
+    arguments = json.loads(call["function"]["arguments"])
+    for key in DROPPED_ARGUMENTS[axis]:
+        if key in arguments:
+            # A search keeps a query (it is required): the subject is lost, not the call.
+            arguments[key] = "photos" if key == "query" else None
+    arguments = {k: v for k, v in arguments.items() if v is not None}
+    return {**call, "function": {**call["function"], "arguments": json.dumps(arguments)}}
+
+
+def _drops(script: Script, messages: list[dict[str, Any]], tool_names: set[str]) -> Reply:
+    """A planner that drops one constraint from its first round's calls (a real model's
+    slip); asked to apply it, it does (``beacon-rules`` obeys) or stops."""
+    assert script.drops is not None
+    user_index, _ = _last_user(messages)
+    answered = any(m.get("role") == "tool" for m in messages[user_index + 1 :])
+    if answered and script.ignores_correction:
+        return Reply("READY")
+    reply = plan(messages, tool_names)
+    if answered:
+        return reply
+    return Reply(reply.content, [_without(c, script.drops) for c in reply.tool_calls])
+
+
 def scripted_reply(script: Script, messages: list[dict[str, Any]], tool_names: set[str]) -> Reply:
     """The canned reply where the script applies, ``beacon-rules`` elsewhere."""
     has_tools = bool(tool_names)
@@ -256,6 +307,8 @@ def scripted_reply(script: Script, messages: list[dict[str, Any]], tool_names: s
         return plan(messages, tool_names) if has_tools else Reply(narrate(messages))
     if script.budget_exhaust:
         return _keep_calling(messages, tool_names)
+    if script.drops is not None:
+        return _drops(script, messages, tool_names)
     if script.lists_counts is not None:
         return _lists_counts(messages, tool_names, obeys=script.lists_counts == "obeys")
     if script.direct:

@@ -43,6 +43,7 @@ class Filters:
     category: str | None = None
     kind: str | None = None
     company: str | None = None
+    inspector: str | None = None  # who raised a finding, by full name
     date_from: str | None = None  # inclusive, YYYY-MM-DD
     date_to: str | None = None  # inclusive, YYYY-MM-DD
 
@@ -95,7 +96,7 @@ _ENTITIES: tuple[_Entity, ...] = (
             "safety",
             "quality",
         ),
-        ("level_number", "status", "category", "kind", "company"),
+        ("level_number", "status", "category", "kind", "company", "inspector"),
     ),
     _Entity("levels", ("id", "number", "name"), None, ("levels", "floors")),
     # Like the upstream's text-to-SQL model, the rules know a table the schema
@@ -107,6 +108,8 @@ _LEVEL = re.compile(r"\b(?:level|floor|lvl)\s*(\d{1,3})\b|\bl(\d{1,3})\b")
 _MONTH = re.compile(
     r"\b(" + "|".join(m.lower() for m in calendar.month_name[1:]) + r")\s+(\d{4})\b"
 )
+# Names a caller types (a company, a person) match in any case; vocabularies match exactly.
+_NOCASE = frozenset({"company", "inspector"})
 _STATUSES: tuple[tuple[str, str], ...] = (
     (r"\b(in review|in_review|under review)\b", "in_review"),
     (r"\b(open|unresolved|outstanding)\b", "open"),
@@ -175,7 +178,7 @@ def _structured(entity: _Entity, filters: Filters) -> tuple[list[str], tuple[str
         elif name == "level_number":
             where.append(f"level_number = {int(value)}")
         else:
-            where.append(f"{name} = ? COLLATE NOCASE" if name == "company" else f"{name} = ?")
+            where.append(f"{name} = ? COLLATE NOCASE" if name in _NOCASE else f"{name} = ?")
             params.append(str(value))
     return where, tuple(params)
 

@@ -11,9 +11,11 @@ import binascii
 import json
 import os
 from dataclasses import dataclass, field
-from typing import Any
+from datetime import date
+from typing import Any, Self
 
 from mcp_types import TextContent
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from beacon.wire.accounting import ACCOUNTING_META_KEY, Accounting
 from stub_server.corpus import Corpus, Project
@@ -96,6 +98,40 @@ class ToolContext:
         if project_id is not None:
             self.focus.project_id = project.id
         return project
+
+
+class DateRange(BaseModel):
+    """An inclusive day range, the one definition every dated tool argument uses, so
+    findings and photos cannot drift apart on what a valid range is."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    date_from: str | None = Field(
+        default=None, pattern=r"^\d{4}-\d{2}-\d{2}$", description="Inclusive, YYYY-MM-DD."
+    )
+    date_to: str | None = Field(
+        default=None, pattern=r"^\d{4}-\d{2}-\d{2}$", description="Inclusive, YYYY-MM-DD."
+    )
+
+    @field_validator("date_from", "date_to")
+    @classmethod
+    def _real_date(cls, value: str | None) -> str | None:
+        if value is not None:
+            date.fromisoformat(value)  # "2026-02-30" fails here, naming the field
+        return value
+
+    @model_validator(mode="after")
+    def _ordered(self) -> Self:
+        if self.date_from and self.date_to and self.date_from > self.date_to:
+            raise ValueError("date_from must not be after date_to")
+        return self
+
+    def covers(self, moment: str) -> bool:
+        """Whether a record's ISO date (or timestamp: its day) falls in the range."""
+        day = moment[:10]
+        return (self.date_from is None or day >= self.date_from) and (
+            self.date_to is None or day <= self.date_to
+        )
 
 
 @dataclass(frozen=True, slots=True)

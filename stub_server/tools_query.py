@@ -6,7 +6,7 @@ result says ``total: 3000, has_more: false`` — the upstream's false completion
 signal, reproduced on purpose. The cursor carries the question, not the SQL.
 
 Beside the question it takes structured filters (level, status, category,
-kind, company, an inclusive date range), declared in its input schema and
+kind, company, inspector, an inclusive date range), declared in its input schema and
 ANDed onto the generated SQL: a caller can narrow a question without
 rewording it. A cursor is bound to them as it is to the question.
 """
@@ -71,6 +71,7 @@ class QueryDataArgs(FindingFilters):
             category=self.category,
             kind=self.kind,
             company=self.company,
+            inspector=self.inspector,
             date_from=self.date_from,
             date_to=self.date_to,
         )

@@ -8,14 +8,13 @@ vector backend is a lower bound.
 from __future__ import annotations
 
 import re
-from datetime import date
-from typing import Any, Literal, Self
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field
 
 from stub_server.corpus import Annotation
 from stub_server.corpus_site import Document
-from stub_server.tools import Flags, ToolContext, ToolOutput, paged_output, paginate
+from stub_server.tools import DateRange, Flags, ToolContext, ToolOutput, paged_output, paginate
 
 Category = Literal[
     "fall protection", "ppe", "housekeeping", "electrical", "fire safety",
@@ -47,11 +46,9 @@ class PagedArgs(BaseModel):
         return {"project_id": project_id, **fields}
 
 
-class FindingFilters(BaseModel):
+class FindingFilters(DateRange):
     """The filter arguments list_annotations and query_data both accept (one definition,
-    so the two tools cannot drift apart on what a level or a date range is)."""
-
-    model_config = ConfigDict(extra="forbid", strict=True)
+    so the two tools cannot drift apart on what a level, an inspector or a date range is)."""
 
     level_number: int | None = Field(
         default=None, ge=1, le=200, description="Only rows on this level."
@@ -64,25 +61,12 @@ class FindingFilters(BaseModel):
     company: str | None = Field(
         default=None, min_length=1, max_length=100, description="Only findings of this company."
     )
-    date_from: str | None = Field(
-        default=None, pattern=r"^\d{4}-\d{2}-\d{2}$", description="Inclusive, YYYY-MM-DD."
+    inspector: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=100,
+        description="Only findings raised by this inspector (full name).",
     )
-    date_to: str | None = Field(
-        default=None, pattern=r"^\d{4}-\d{2}-\d{2}$", description="Inclusive, YYYY-MM-DD."
-    )
-
-    @field_validator("date_from", "date_to")
-    @classmethod
-    def _real_date(cls, value: str | None) -> str | None:
-        if value is not None:
-            date.fromisoformat(value)  # "2026-02-30" fails here, naming the field
-        return value
-
-    @model_validator(mode="after")
-    def _ordered(self) -> Self:
-        if self.date_from and self.date_to and self.date_from > self.date_to:
-            raise ValueError("date_from must not be after date_to")
-        return self
 
 
 class ListAnnotationsArgs(PagedArgs, FindingFilters):
@@ -109,6 +93,12 @@ def _annotation_item(annotation: Annotation) -> dict[str, Any]:
     }
 
 
+def _named(wanted: str | None, value: str) -> bool:
+    # A company or a person is a name a caller types: matched in any case, as the
+    # query_data SQL does (COLLATE NOCASE).
+    return wanted is None or wanted.lower() == value.lower()
+
+
 def _keeps(a: Annotation, args: ListAnnotationsArgs, project_id: str) -> bool:
     return (
         a.project_id == project_id
@@ -116,9 +106,9 @@ def _keeps(a: Annotation, args: ListAnnotationsArgs, project_id: str) -> bool:
         and args.status in (None, a.status)
         and args.category in (None, a.category)
         and args.kind in (None, a.kind)
-        and (args.company is None or args.company.lower() == a.company.lower())
-        and (args.date_from is None or a.created_at >= args.date_from)
-        and (args.date_to is None or a.created_at <= args.date_to)
+        and _named(args.company, a.company)
+        and _named(args.inspector, a.inspector)
+        and args.covers(a.created_at)
     )
 
 

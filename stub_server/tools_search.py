@@ -10,12 +10,13 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from stub_server.corpus import Corpus, Photo
 from stub_server.photo_detail import analysis
 from stub_server.photo_text import CONCEPTS, MODIFIER_CONCEPTS
 from stub_server.tools import (
+    DateRange,
     Flags,
     ToolContext,
     ToolError,
@@ -40,8 +41,8 @@ _STOPWORDS = frozenset(
 )  # fmt: skip
 
 
-class SearchPhotosArgs(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
+class SearchPhotosArgs(DateRange):
+    """The date range (``DateRange``, the one findings use too) is the day a photo was taken."""
 
     project_id: str | None = Field(
         default=None, min_length=1, max_length=100, description="Project id (see list_projects)."
@@ -85,7 +86,12 @@ class SearchIndex:
             self._docs.setdefault(photo.project_id, []).append(doc)
 
     def candidates(
-        self, project_id: str, query: str, fetch_cap: int, level_number: int | None = None
+        self,
+        project_id: str,
+        query: str,
+        fetch_cap: int,
+        level_number: int | None = None,
+        taken: DateRange | None = None,
     ) -> list[tuple[float, Photo]]:
         """Scored matches sorted by (-score, id), cut at the backend's fetch cap."""
         text = " ".join(query.lower().split())
@@ -100,7 +106,9 @@ class SearchIndex:
         scored: list[tuple[float, Photo]] = []
         for doc in self._docs.get(project_id, []):
             if level_number is not None and doc.photo.level_number != level_number:
-                continue  # the filter is applied by the backend, before its fetch cap
+                continue  # the filters are applied by the backend, before its fetch cap
+            if taken is not None and not taken.covers(doc.photo.taken_at):
+                continue
             matched_topics = topical & doc.concepts
             matched_terms = terms & doc.terms
             if not matched_topics and not matched_terms:
@@ -139,21 +147,32 @@ def _section(k: int, item: dict[str, Any]) -> str:
     )
 
 
+def _binding(project_id: str, args: SearchPhotosArgs) -> dict[str, Any]:
+    """What a search cursor is bound to: the search itself, every filter included."""
+    return {
+        "p": project_id,
+        "q": args.query,
+        "l": args.level_number,
+        "d": [args.date_from, args.date_to],
+    }
+
+
 def search_photos(
     ctx: ToolContext, index: SearchIndex, args: SearchPhotosArgs, flags: Flags
 ) -> ToolOutput:
     project = ctx.project(args.project_id)
+    binding = _binding(project.id, args)
     offset = 0
     if args.cursor is not None:
         state = decode_cursor(args.cursor, "search")
-        same = (state.get("p"), state.get("q"), state.get("l"))
-        if same != (project.id, args.query, args.level_number):
+        if {key: state.get(key) for key in binding} != binding:
             raise ToolError("Invalid cursor: it belongs to a different search.")
         offset = state["o"]
+    fetch_cap = ctx.settings.fetch_cap
     found = (
         []
         if flags.zero_hits
-        else index.candidates(project.id, args.query, ctx.settings.fetch_cap, args.level_number)
+        else index.candidates(project.id, args.query, fetch_cap, args.level_number, args)
     )
     lower_bound = len(found)
     if flags.cursor_drift and args.cursor is not None:
@@ -163,9 +182,7 @@ def search_photos(
     page = found[offset : offset + args.limit]
     next_offset = offset + len(page)
     has_more = next_offset < len(found)
-    cursor = encode_cursor(
-        {"t": "search", "p": project.id, "q": args.query, "l": args.level_number, "o": next_offset}
-    )
+    cursor = encode_cursor({"t": "search", **binding, "o": next_offset})
     cursor_or_none = cursor if has_more else None
     items = [_item(ctx, score, photo, flags.measured) for score, photo in page]
     accounting = envelope(

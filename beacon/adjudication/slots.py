@@ -52,11 +52,15 @@ class SlotValue:
     grade: Grade
     value: int | float | None
     displayed: int
+    # What the question named that this count left out: a count of another set is
+    # never rendered inside the model's sentence (code says what it counts instead).
+    unapplied: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
 class AuditEntry:
-    kind: str  # unknown_slot | dropped_unknown_clause | bypassed_slot | subject_shared
+    # unknown_slot | dropped_unknown_clause | bypassed_slot | subject_shared | scope_unapplied
+    kind: str
     slot: str | None
     detail: str
 
@@ -138,6 +142,9 @@ def render_sentence(
         slot = slots.get(slot_id)
         if slot is None:
             return "", [*audit, AuditEntry("unknown_slot", slot_id, "slot names no graded count")]
+        if slot.unapplied:
+            detail = "counts a wider set than asked: " + "; ".join(slot.unapplied)
+            return "", [*audit, AuditEntry("scope_unapplied", slot_id, detail)]
         phrase = render_slot(kind, slot, locale)
         if phrase is None:
             return "", [*audit, AuditEntry("dropped_unknown_clause", slot_id, "UNKNOWN grade")]

@@ -10,17 +10,20 @@ the turn ends with its one ``done``.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from beacon.adjudication import AbsenceCause, GateEvent, GateState, Grade, SlotValue
-from beacon.adjudication.slots import split_sentences
+from beacon.adjudication.slots import render_slot, split_sentences
 from beacon.loop.anchors import anchor_records, anchors_message
 from beacon.loop.conversation import conversation_message
-from beacon.loop.copy import ABSENCE, COUNTER_QUESTION, NOT_RUN, say
+from beacon.loop.copy import ABSENCE, COUNTER_QUESTION, NOT_RUN, SCOPE_COUNT, say
+from beacon.loop.evidence import Evidence
 from beacon.loop.finalize import finalize
-from beacon.loop.narration import guarded, turn_standing
+from beacon.loop.narration import Narration, guarded, turn_standing
 from beacon.loop.narrowing_state import first_sample, narrowing_hint, offer_narrowing
 from beacon.loop.prompts import RESPONDER_PROMPT, model_json
+from beacon.loop.scope import answers_question, quoted, scope_audit, scope_notices
 from beacon.loop.state import TurnState
 from beacon.loop.view_list import view_list_disclosure
 from beacon.policy.vocabulary import licensing_words
@@ -71,6 +74,11 @@ def settle_narrowing(state: TurnState) -> None:
     )
 
 
+def scope_disclosures(state: TurnState) -> None:
+    for text in scope_notices(state.evidence, state.constraints, state.locale):
+        state.emit("notice", kind="disclosure", text=text)
+
+
 def absence_notices(state: TurnState) -> None:
     for item in state.evidence:
         cause = item.absence.cause if item.absence is not None else None
@@ -103,11 +111,31 @@ def evidence_data(state: TurnState) -> dict[str, Any]:
     }
 
 
+def with_scope_counts(narration: Narration, evidence: list[Evidence], locale: str) -> Narration:
+    """When no count is of the asked set, code says what each count does count."""
+    if any(answers_question(e) for e in evidence):
+        return narration
+    said = []
+    for item in evidence:
+        if not item.counted or item.failed or item.denied or item.scope.whole:
+            continue
+        slot = SlotValue(item.verdict.grade, item.verdict.value, len(item.citations))
+        count = render_slot("count", slot, locale)
+        if count is not None:
+            phrases = quoted([c.phrase for c in item.scope.unapplied], locale)
+            said.append(say(SCOPE_COUNT, locale, phrases=phrases, count=count))
+    if not said:
+        return narration
+    text = " ".join([narration.text, *said]) if narration.text else " ".join(said)
+    return replace(narration, text=text.strip())
+
+
 def references(state: TurnState) -> None:
     counted = [e for e in state.evidence if e.counted]
     counts = [e.count_entry() for e in counted]
     complete = bool(counts) and all(
-        c.grade == "EXACT" and not c.has_more and c.total == c.displayed for c in counts
+        c.grade == "EXACT" and not c.has_more and c.total == c.displayed and not c.scope.unapplied
+        for c in counts
     )
     state.emit(
         "references",
@@ -136,6 +164,7 @@ def answer_messages(state: TurnState) -> list[dict[str, Any]]:
 
 async def answer(state: TurnState) -> None:
     settle_narrowing(state)
+    scope_disclosures(state)
     absence_notices(state)
     references(state)
     final = await finalize(
@@ -147,7 +176,15 @@ async def answer(state: TurnState) -> None:
         deadline_s=state.deps.answer_deadline_s,
     )
     counted = [e for e in state.evidence if e.counted]
-    slots = {e.slot: SlotValue(e.verdict.grade, e.verdict.value, len(e.citations)) for e in counted}
+    slots = {
+        e.slot: SlotValue(
+            e.verdict.grade,
+            e.verdict.value,
+            len(e.citations),
+            tuple(c.phrase for c in e.scope.unapplied),
+        )
+        for e in counted
+    }
     view = state.request.view_context
     narration = guarded(
         without_restated_denials(state, final.text),
@@ -160,6 +197,7 @@ async def answer(state: TurnState) -> None:
         projects={p["id"]: p["name"] for p in state.directory},
         question=state.request.message,
     )
+    narration = with_scope_counts(narration, state.evidence, state.locale)
     disclosure = view_list_disclosure(view, narration.text, state.locale)
     if disclosure is not None:
         state.emit("notice", kind="disclosure", text=disclosure)
@@ -184,7 +222,7 @@ async def answer(state: TurnState) -> None:
         pages=state.pages,
         audit=state.audit,
         narrowing=narrowing,
-        narration=narration.audit_records(),
+        narration=[*narration.audit_records(), *scope_audit(state.evidence)],
     )
     state.audit = []
     for sentence in split_sentences(narration.text):

@@ -261,3 +261,32 @@ PAGE_CAP: Mapping[str, str] = {
     "es": "Se detuvo tras {n} páginas: hay más, pero no se cargan aquí. Acote la pregunta para "
     "ver el resto.",
 }
+# A count that left out something the question named (constraints.py): it is not the answer.
+SCOPE_UNAPPLIED: Mapping[str, str] = {
+    "en": "Not applied to the count shown: {phrases}. It counts a wider set than you asked "
+    "about, so it is not the answer.",
+    "ko": "표시된 집계에 적용되지 않은 조건: {phrases}. 질문보다 넓은 범위를 센 것이므로 답이 "
+    "아닙니다.",
+    "ja": "表示した件数に適用されていない条件: {phrases}。質問より広い範囲を数えたもので、答えでは"
+    "ありません。",
+    "de": "Nicht auf die gezeigte Zählung angewandt: {phrases}. Sie zählt eine größere Menge als "
+    "gefragt und ist daher nicht die Antwort.",
+    "es": "No se aplicó al recuento mostrado: {phrases}. Cuenta un conjunto más amplio que el "
+    "preguntado, así que no es la respuesta.",
+}
+# A comparison one side of which no call counted ("level 3 vs level 4", 4 never asked).
+SCOPE_MISSING_SIDE: Mapping[str, str] = {
+    "en": "Not counted: {phrases}.",
+    "ko": "집계되지 않음: {phrases}.",
+    "ja": "数えられていません: {phrases}。",
+    "de": "Nicht gezählt: {phrases}.",
+    "es": "No contado: {phrases}.",
+}
+# The code's own sentence for a count of another set: what it counts, and what it left out.
+SCOPE_COUNT: Mapping[str, str] = {
+    "en": "The count without {phrases}: {count}.",
+    "ko": "{phrases} 조건 없이 센 수: {count}.",
+    "ja": "{phrases}を除いて数えた件数: {count}。",
+    "de": "Die Zählung ohne {phrases}: {count}.",
+    "es": "El recuento sin {phrases}: {count}.",
+}

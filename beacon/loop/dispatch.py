@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from beacon.adjudication import Grade
+from beacon.adjudication.constraints import judge_scope
 from beacon.loop.citations import MAX_CARDS_PER_SOURCE
 from beacon.loop.copy import FAILURE, say
 from beacon.loop.evidence import Evidence, adjudicate, denied_evidence
@@ -100,6 +101,8 @@ async def call(
         narrowed=narrowed,
         card_limit=NARROWED_CARDS if narrowed else MAX_CARDS_PER_SOURCE,
     )
+    # The asked set against the arguments that went out (the narrowing scope included).
+    evidence = replace(evidence, scope=judge_scope(state.constraints, tool, arguments))
     field = asked_field(state.request.message)
     if field is not None and evidence.counted and not evidence.failed:
         complete = evidence.verdict.grade is Grade.EXACT and not evidence.verdict.has_more

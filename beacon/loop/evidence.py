@@ -8,6 +8,7 @@ panel gets citations and the graded count.
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,12 +28,13 @@ from beacon.adjudication import (
     read_accounting,
     result_emptiness,
 )
+from beacon.adjudication.constraints import UNSCOPED, Scope
 from beacon.adjudication.stitch import page_ids, summarize
 from beacon.adjudication.tools import has_result_contract
 from beacon.loop.citations import MAX_CARDS_PER_SOURCE, card_list, records_of
 from beacon.loop.sets import Enumeration
 from beacon.upstream.mcp_client import ToolOutcome
-from beacon.wire.frames import Citation, CountEntry
+from beacon.wire.frames import Citation, CountEntry, CountScope
 
 # The planner sees a few records (ids for follow-up calls, a title, a level) and
 # never the page: it plans, it does not narrate; the cards are the panel's.
@@ -81,6 +83,8 @@ class Evidence:
     unshown: tuple[dict[str, Any], ...] = ()
     # A sample's records, reduced to FACET_FIELDS (the first FACET_ROWS): what narrowing reads.
     facets: tuple[dict[str, Any], ...] = ()
+    # The question's constraints against the arguments that went out (dispatch decides it).
+    scope: Scope = UNSCOPED
 
     @property
     def counted(self) -> bool:
@@ -95,6 +99,7 @@ class Evidence:
             displayed=len(self.citations),
             has_more=self.verdict.has_more,
             more=(self.cursor is not None or bool(self.unshown)) and not self.failed,
+            scope=self.scope.wire(),
         )
 
 
@@ -107,6 +112,7 @@ def count_entry(
     displayed: int,
     has_more: bool,
     more: bool,
+    scope: Mapping[str, Any] | None = None,
 ) -> CountEntry:
     """The one place a count line's numbers are made (the references frame's and
     every load-more reply's): an UNKNOWN count carries no number, a lower bound
@@ -121,6 +127,7 @@ def count_entry(
         has_more=has_more,
         grade=grade.value,
         more=more,
+        scope=CountScope.model_validate(scope or {}),
     )
 
 

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from beacon.adjudication.constraints import read_constraints
+from beacon.lexicon.clock import today
 from beacon.llm.client import Completion, stream_completion
 from beacon.loop.aggregate import AggregateCorrection
 from beacon.loop.catalog import openai_tools
@@ -22,6 +24,7 @@ from beacon.loop.dispatch import call, deny_needed_tools
 from beacon.loop.evidence import digest
 from beacon.loop.narrowing_state import scoped_arguments
 from beacon.loop.prompts import PLANNER_PROMPT, model_json, turn_block
+from beacon.loop.scope import ScopeCorrection
 from beacon.loop.state import TurnState
 from beacon.policy.capabilities import granted_capabilities
 from beacon.policy.catalog import scope_catalog
@@ -94,6 +97,9 @@ def _assistant_turn(completion: Completion) -> dict[str, Any]:
 
 async def gather(state: TurnState, upstream: McpUpstream) -> None:
     await _context(state, upstream)
+    state.constraints = read_constraints(
+        state.request.message, projects=state.directory, today=today()
+    )
     deny_needed_tools(state)
     granted = granted_capabilities(state.identity.tiers)
     tools = openai_tools(scope_catalog(await upstream.list_tools(), granted))
@@ -106,10 +112,14 @@ async def gather(state: TurnState, upstream: McpUpstream) -> None:
     ]
     # "How many" is the aggregate's, decided here: one corrective round at most.
     correction = AggregateCorrection.for_turn(state.request.message, tools)
+    # A filter the planner dropped is asked for once too (scope.py), in the same budget.
+    scope_correction = ScopeCorrection()
     for round_no in range(1, MAX_GATHER_ROUNDS + 1):
         completion = await plan(state, messages, tools)
         if not completion.tool_calls:
             nudge = correction.after_stop(
+                round_no, MAX_GATHER_ROUNDS, state.evidence, completion.content
+            ) or scope_correction.after_stop(
                 round_no, MAX_GATHER_ROUNDS, state.evidence, completion.content
             )
             if not nudge:
@@ -120,7 +130,11 @@ async def gather(state: TurnState, upstream: McpUpstream) -> None:
         state.emit(
             "plan",
             round=round_no,
-            purpose=correction.purpose(round_no),
+            purpose=(
+                "correct_scope"
+                if round_no == scope_correction.sent_before
+                else correction.purpose(round_no)
+            ),
             calls=[PlannedCall(call_id=c.id, tool=c.name, arguments=c.arguments) for c in calls],
         )
         messages.append(_assistant_turn(completion))
@@ -136,6 +150,6 @@ async def gather(state: TurnState, upstream: McpUpstream) -> None:
                     "content": model_json(digest(evidence, raw)),
                 }
             )
-        state.evidence = correction.ordered(state.evidence)
+        state.evidence = scope_correction.ordered(correction.ordered(state.evidence))
     # The budget is spent: the seventh tool-bearing request is never made.
     state.emit("notice", kind="disclosure", text=say(BUDGET, state.locale, n=MAX_GATHER_ROUNDS))

@@ -53,6 +53,8 @@ def page_record(evidence: Evidence, *, locale: str) -> dict[str, Any]:
         "has_more": entry.has_more,
         "total": entry.total,
         "locale": locale,
+        # A later page counts the same set: its count line keeps the turn's scope.
+        "scope": entry.scope.model_dump(mode="json"),
     }
 
 
@@ -130,6 +132,7 @@ def _count(record: dict[str, Any], slot: str, *, page_cap: int) -> CountEntry:
         displayed=len(record["shown"]),
         has_more=record["has_more"] or more,
         more=more,
+        scope=record.get("scope"),
     )
 
 

@@ -15,6 +15,7 @@ from typing import Any
 
 import httpx
 
+from beacon.adjudication.constraints import Constraint
 from beacon.auth.verify import Identity
 from beacon.llm.client import LlmConfig
 from beacon.loop.evidence import Evidence
@@ -63,6 +64,8 @@ class TurnState:
     audit: list[dict[str, Any]] = field(default_factory=list)  # PEP rows, saved with the answer
     pages: dict[str, dict[str, Any]] = field(default_factory=dict)  # load-more, per slot
     directory: list[dict[str, str]] = field(default_factory=list)  # round 0's projects
+    # What the question limits its set by, read by code once the directory is known.
+    constraints: tuple[Constraint, ...] = ()
 
     @property
     def turn_id(self) -> str:

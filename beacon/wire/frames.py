@@ -28,6 +28,10 @@ FRAME_TYPES: tuple[FrameType, ...] = get_args(FrameType)
 TERMINAL_FRAMES: frozenset[str] = frozenset({"done", "error"})
 
 Grade = Literal["EXACT", "LOWER_BOUND", "SHOWN", "UNKNOWN"]
+# The axes a question's constraints are read on (the tool table's SCOPE_AXES).
+ScopeAxis = Literal[
+    "project", "level", "status", "category", "company", "kind", "date", "person", "topic"
+]
 
 
 class _Wire(BaseModel):
@@ -65,6 +69,28 @@ class Citation(_Wire):
     date: str | None = None
 
 
+class AppliedConstraint(_Wire):
+    """A constraint of the question that the counted call's arguments carried."""
+
+    axis: ScopeAxis
+    value: str
+
+
+class UnappliedConstraint(_Wire):
+    """A constraint of the question the counted call did not apply: the count is of
+    another set, and is disclosed as such (never narrated as the answer)."""
+
+    axis: ScopeAxis
+    phrase: str
+
+
+class CountScope(_Wire):
+    """Every constraint the question named, as code read it, against what the call sent."""
+
+    applied: list[AppliedConstraint] = Field(default_factory=list)
+    unapplied: list[UnappliedConstraint] = Field(default_factory=list)
+
+
 class CountEntry(_Wire):
     """Numbers only, no sentences: the panel's count line is derived from these."""
 
@@ -77,6 +103,7 @@ class CountEntry(_Wire):
     grade: Grade
     # Whether `POST /v1/turns/{turn_id}/more` with this slot can fetch another page.
     more: bool = False
+    scope: CountScope = Field(default_factory=CountScope)
 
 
 class MoreNotice(_Wire):
@@ -115,7 +142,7 @@ class PlanData(_Wire):
     seq: int
     round: int
     # correct_aggregate: the one corrective round a "how many" question earns (loop/aggregate.py)
-    purpose: Literal["context", "gather", "correct_aggregate"]
+    purpose: Literal["context", "gather", "correct_aggregate", "correct_scope"]
     calls: list[PlannedCall]
 
 

@@ -16,7 +16,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Literal
+from typing import Literal, get_args
+
+from beacon.wire.frames import ScopeAxis
 
 # How the upstream labels a counted result (the envelope's ``result_kind``).
 ResultKind = Literal["search", "rows"]
@@ -40,6 +42,16 @@ KIND = FilterAxis("kind", ("kind",))
 DATE_RANGE = FilterAxis("date_range", ("date_from", "date_to"))
 # The six axes findings and analytics rows can be narrowed by, in tie-break order.
 _FINDING_AXES = (LEVEL, STATUS, CATEGORY, COMPANY, KIND, DATE_RANGE)
+
+# The axes a question's constraints are read on (SPEC §4, ``references.counts[].scope``),
+# and the arguments that apply each one. A tool applies a constraint only through
+# the arguments its row names here: what it cannot take, it cannot have applied.
+SCOPE_AXES: tuple[str, ...] = get_args(ScopeAxis)
+IN_PROJECT = FilterAxis("project", ("project_id",))
+IN_WINDOW = FilterAxis("date", ("date_from", "date_to"))
+BY_PERSON = FilterAxis("person", ("inspector",))
+ABOUT = FilterAxis("topic", ("query",))
+_FINDING_SCOPE = (IN_PROJECT, LEVEL, STATUS, CATEGORY, COMPANY, KIND, IN_WINDOW, BY_PERSON)
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +88,8 @@ class ToolSpec:
     # A question only this tool can answer (regex, case-insensitive): a caller who
     # lacks it is told so instead of getting a vague answer. None: others can stand in.
     intent: str | None = None
+    # The constraint axes (SCOPE_AXES) whose values its arguments can carry.
+    applies: tuple[FilterAxis, ...] = ()
 
     @property
     def has_result_contract(self) -> bool:
@@ -84,6 +98,10 @@ class ToolSpec:
     @property
     def axis_names(self) -> tuple[str, ...]:
         return tuple(axis.name for axis in self.filter_axes)
+
+    def applying(self, axis: str) -> FilterAxis | None:
+        """How this tool applies a constraint on ``axis``, or None: it cannot."""
+        return next((a for a in self.applies if a.name == axis), None)
 
     @property
     def scope_keys(self) -> tuple[str, ...]:
@@ -104,6 +122,7 @@ TOOL_SPECS: Mapping[str, ToolSpec] = MappingProxyType(
                 narrowed_page=50,
                 cites=(PHOTO,),
                 intent=r"\b(photos?|pictures?|images?)\b",
+                applies=(IN_PROJECT, LEVEL, IN_WINDOW, ABOUT),
             ),
             ToolSpec(
                 "query_data",
@@ -111,10 +130,11 @@ TOOL_SPECS: Mapping[str, ToolSpec] = MappingProxyType(
                 "rows",
                 filter_axes=_FINDING_AXES,
                 cites=(PANORAMA, PHOTO, ANNOTATION),
+                applies=_FINDING_SCOPE,
             ),
             ToolSpec("list_projects", "core", "rows", cites=(PROJECT,)),
-            ToolSpec("get_project", "core", None, cites=(PROJECT,)),
-            ToolSpec("list_levels", "core", "rows"),
+            ToolSpec("get_project", "core", None, cites=(PROJECT,), applies=(IN_PROJECT,)),
+            ToolSpec("list_levels", "core", "rows", applies=(IN_PROJECT,)),
             ToolSpec("get_capture", "core", None, cites=(PANORAMA,)),
             ToolSpec(
                 "list_annotations",
@@ -123,6 +143,7 @@ TOOL_SPECS: Mapping[str, ToolSpec] = MappingProxyType(
                 filter_axes=_FINDING_AXES,
                 narrowed_page=100,
                 cites=(ANNOTATION,),
+                applies=_FINDING_SCOPE,
             ),
             ToolSpec(
                 "search_documents",
@@ -130,9 +151,22 @@ TOOL_SPECS: Mapping[str, ToolSpec] = MappingProxyType(
                 "search",
                 cites=(DOCUMENT,),
                 intent=r"\b(specs?|specifications?|rfis?|documents?)\b",
+                applies=(IN_PROJECT, ABOUT),
             ),
-            ToolSpec("get_progress_summary", "progress", "rows", intent=r"\bprogress\b"),
-            ToolSpec("get_clash_report", "bim", "rows", intent=r"\b(clash(es)?|bim)\b"),
+            ToolSpec(
+                "get_progress_summary",
+                "progress",
+                "rows",
+                intent=r"\bprogress\b",
+                applies=(IN_PROJECT, LEVEL),
+            ),
+            ToolSpec(
+                "get_clash_report",
+                "bim",
+                "rows",
+                intent=r"\b(clash(es)?|bim)\b",
+                applies=(IN_PROJECT, LEVEL),
+            ),
         )
     }
 )

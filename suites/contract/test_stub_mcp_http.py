@@ -239,6 +239,23 @@ async def test_an_unknown_tool_is_a_json_rpc_error(stub: Stub) -> None:
         ),
         pytest.param("search_photos", {"project_id": HARBOR}, "query", id="query-missing"),
         pytest.param(
+            "search_photos",
+            {
+                "project_id": HARBOR,
+                "query": "x",
+                "date_from": "2026-03-31",
+                "date_to": "2026-03-01",
+            },
+            "date_from must not be after date_to",
+            id="photo-dates-reversed",
+        ),
+        pytest.param(
+            "query_data",
+            {"project_id": HARBOR, "question": "List photos", "inspector": "Dana Whitfield"},
+            "photos have no inspector to filter by",
+            id="inspector-on-photos",
+        ),
+        pytest.param(
             "query_data",
             {"project_id": HARBOR, "question": "Tell me a joke"},
             "translate",

@@ -22,13 +22,21 @@ EVERY_TOOL = {"query_data", "search_photos", "list_annotations", "get_progress_s
 
 
 def turn(
-    question: str, *, view: dict[str, Any] | None = None, locale: str | None = None
+    question: str,
+    *,
+    view: dict[str, Any] | None = None,
+    locale: str | None = None,
+    anchors: list[dict[str, Any]] | None = None,
 ) -> list[dict[str, Any]]:
     context: dict[str, Any] = {"projects": DIRECTORY, "view_context": view or {}}
     if locale is not None:
         context["answer_locale"] = locale
-    block = "Turn context (data):\n```json\n" + json.dumps(context) + "\n```"
-    return [{"role": "system", "content": block}, {"role": "user", "content": question}]
+    blocks = [context] if anchors is None else [context, {"anchors": anchors}]
+    system = [
+        {"role": "system", "content": "```json\n" + json.dumps(block) + "\n```"} for block in blocks
+    ]
+    system[0]["content"] = "Turn context (data):\n" + system[0]["content"]
+    return [*system, {"role": "user", "content": question}]
 
 
 def calls(
@@ -150,3 +158,92 @@ def test_a_question_naming_no_project_and_no_view_asks_which_one_in_the_locale()
     said = narrate(turn("Wie viele Befunde gibt es?", locale="de"))
     assert said.startswith("Welches Projekt meinen Sie?")
     assert "Harbor Tower" in said and "Cedar School" in said
+
+
+# --- an inspector named in the question, and the topic alone as the search query ---------
+
+DANA = "Dana Whitfield"
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        pytest.param("How many findings did dana whitfield raise in Harbor Tower?", id="en"),
+        pytest.param("HOW MANY OPEN FINDINGS DID DANA WHITFIELD RAISE IN HARBOR TOWER?", id="caps"),
+        pytest.param("Wie viele offene Befunde hat Dana Whitfield in Harbor Tower?", id="de"),
+        pytest.param("Harbor Tower에서 Dana Whitfield의 지적 사항은 몇 건입니까?", id="ko"),
+    ],
+)
+def test_a_count_naming_an_inspector_in_any_case_sends_her_as_the_inspector_argument(
+    question: str,
+) -> None:
+    planned = calls(question)
+    assert [tool for tool, _ in planned] == ["query_data", "query_data"]
+    assert all(arguments["inspector"] == DANA for _, arguments in planned)
+
+
+def test_a_listing_naming_an_inspector_filters_list_annotations_by_her() -> None:
+    question = "List the findings Dana Whitfield raised on level 2 of Harbor Tower"
+    ((tool, arguments),) = calls(question, {"list_annotations"})
+    assert tool == "list_annotations"
+    assert (arguments["inspector"], arguments["level_number"]) == (DANA, 2)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        pytest.param("How many findings did Dana raise in Harbor Tower?", id="first-name-only"),
+        pytest.param("How many findings are in Harbor Tower?", id="no-one-named"),
+    ],
+)
+def test_no_inspector_argument_without_an_inspectors_full_name(question: str) -> None:
+    assert all("inspector" not in arguments for _, arguments in calls(question))
+
+
+def test_a_count_by_an_inspector_is_narrated_as_her_findings() -> None:
+    subject = "How many findings did Dana Whitfield raise in Harbor Tower?"
+    anchor = {
+        "kind": "exact_count", "slot": "c1", "tool": "query_data",
+        "project_id": "prj-harbor-tower", "subject": subject, "aggregate": True,
+    }  # fmt: skip
+    said = narrate(turn(subject, anchors=[anchor]))
+    assert said == "Harbor Tower has {{count:c1}} findings raised by Dana Whitfield."
+
+
+SCAFFOLDING_ON_3_IN_MARCH = {
+    "query": "scaffolding",
+    "level_number": 3,
+    "date_from": "2026-03-01",
+    "date_to": "2026-03-31",
+}
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        pytest.param(
+            "Show me photos of scaffolding on level 3 from March 2026 in Harbor Tower",
+            SCAFFOLDING_ON_3_IN_MARCH,
+            id="en-level-and-month",
+        ),
+        pytest.param(
+            "Fotos von Gerüsten auf Ebene 3 im März 2026 in Harbor Tower",
+            SCAFFOLDING_ON_3_IN_MARCH,
+            id="de-level-and-month",
+        ),
+        pytest.param(
+            "Show me photos of hard hats in Harbor Tower", {"query": "missing hard hats"}, id="en"
+        ),
+    ],
+)
+def test_a_photo_search_sends_the_topic_alone_and_each_filter_as_its_own_argument(
+    question: str, expected: dict[str, Any]
+) -> None:
+    ((tool, arguments),) = calls(question)
+    assert tool == "search_photos"
+    assert arguments == {"project_id": "prj-harbor-tower", "limit": 10, **expected}
+
+
+def test_a_photo_search_with_no_known_topic_keeps_the_questions_own_subject() -> None:
+    ((tool, arguments),) = calls("Show me photos of the lobby ceiling in Harbor Tower")
+    assert (tool, arguments["query"]) == ("search_photos", "the lobby ceiling")

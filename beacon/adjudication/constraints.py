@@ -1,0 +1,330 @@
+"""The asked set: every constraint a question names, read by code, and whether a call applied it.
+
+A grade is honest only for the query that ran. When the planner drops "last
+week" or an inspector, the count is exact — of another set — and saying it
+as the answer is the lie Beacon exists to prevent, one layer above the
+narration guard. So code reads the question itself (``read_constraints``, five
+locales, words from ``beacon.lexicon``) on the axes the tool table knows
+(project, level, status, category, company, kind, date, person, topic), and
+after dispatch compares each constraint with the arguments that really went
+out (``judge_scope``): **applied** when an argument the tool's row names for
+that axis carries exactly that value (a date window to the day), **unapplied**
+otherwise. Whatever no axis covers stays in the question; a condition no tool
+knows (a time of day) is read so it can be disclosed.
+
+Several values on one axis ("level 3 vs level 4") are alternatives: a call
+applying one of them has applied the axis; the side no call applied is the
+turn's to disclose (``missing_sides``).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from beacon.lexicon.dates import Window, read_dates
+from beacon.lexicon.words import (
+    CATEGORIES,
+    COMPANY_WORDS,
+    FUNCTION_WORDS,
+    KINDS,
+    LEVEL,
+    RECORDS,
+    STATUSES,
+    TOPICS,
+    bounded,
+    first_match,
+    fold,
+)
+from beacon.wire.tools import tool_spec
+
+TIME_OF_DAY = "time_of_day"
+
+
+@dataclass(frozen=True, slots=True)
+class Constraint:
+    """One thing the question limits its set by: the axis, the value a tool would take
+    (a project id, a level number, ``2026-11-23..2026-11-29``), and the words that said it."""
+
+    axis: str
+    value: str
+    phrase: str
+    window: Window | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Scope:
+    """One call's verdict: which of the question's constraints its arguments carried."""
+
+    applied: tuple[Constraint, ...]
+    unapplied: tuple[Constraint, ...]
+
+    @property
+    def whole(self) -> bool:
+        """The call counted the asked set: nothing the question named was left out."""
+        return not self.unapplied
+
+    def wire(self) -> dict[str, list[dict[str, str]]]:
+        return {
+            "applied": [{"axis": c.axis, "value": c.value} for c in self.applied],
+            "unapplied": [{"axis": c.axis, "phrase": c.phrase} for c in self.unapplied],
+        }
+
+
+UNSCOPED = Scope((), ())
+
+# A proper name as typed: two or three capitalised Latin words ("Dana Whitfield",
+# "Ji-woo Park", "Keystone Concrete"), a possessive dropped.
+_NAME_WORD = r"[A-ZÀ-Þ][a-zß-ÿ'’]*(?:-[A-Za-zß-ÿ]+)?"
+_NAME_RUN = re.compile(
+    rf"(?<![A-Za-zß-ÿ-])({_NAME_WORD}(?:\s+{_NAME_WORD}){{1,3}})(?![A-Za-zß-ÿ-])"
+)
+_LATIN_EDGE = "A-Za-z0-9ß-ÿ"
+# "photos of guardrails", "Fotos von Gerüsten", "fotos de andamios": the subject after the noun.
+_TOPIC_AFTER = re.compile(
+    r"(?:of|showing|with|about|mentioning|von|mit|über|zu|de|con|sobre)\s+(.+)", re.IGNORECASE
+)
+_TOPIC_STOP = re.compile(
+    r"\s(?:on|in|at|from|for|during|taken|raised|by|auf|im|in|am|bei|vom|en|del|durante|"
+    r"tomadas?|hechas?)\s|[?.!,;]",
+    re.IGNORECASE,
+)
+
+
+def _blank(text: str, start: int, end: int) -> str:
+    """The text with [start, end) spaced out: a read span is never read twice."""
+    return text[:start] + " " * (end - start) + text[end:]
+
+
+def _project(text: str, projects: Iterable[Mapping[str, str]]) -> tuple[Constraint, str] | None:
+    folded = text.casefold()
+    best: tuple[Mapping[str, str], re.Match[str]] | None = None
+    for project in projects:
+        name = project.get("name", "")
+        words = [re.escape(w) for w in name.casefold().split()]
+        if not words or not project.get("id"):
+            continue
+        # Latin edges only: "Harbor Towerの3階" names the project, the kana do not join it.
+        body = r"\s*".join(words)
+        match = re.search(rf"(?<![{_LATIN_EDGE}]){body}(?![{_LATIN_EDGE}])", folded)
+        if match and (best is None or len(match.group(0)) > len(best[1].group(0))):
+            best = (project, match)
+    if best is None:
+        return None
+    project, match = best
+    phrase = text[match.start() : match.end()]
+    return Constraint("project", project["id"], phrase), _blank(text, match.start(), match.end())
+
+
+def _dates(text: str, today: date) -> tuple[list[Constraint], str]:
+    found = []
+    for item in read_dates(text, today):
+        window = item.window
+        value = TIME_OF_DAY if item.time_of_day else f"{window.start or ''}..{window.end or ''}"
+        found.append(Constraint("date", value, item.phrase, window))
+        text = _blank(text, item.start_at, item.end_at)
+    return found, text
+
+
+def _known_word(word: str) -> bool:
+    folded = fold(word).strip("'’")
+    if folded.endswith("'s"):
+        folded = folded[:-2]
+    if folded in FUNCTION_WORDS:
+        return True
+    tables = (RECORDS, STATUSES, KINDS, CATEGORIES, TOPICS)
+    patterns = (pattern for table in tables for pats in table.values() for pattern in pats)
+    return any(re.fullmatch(pattern, folded) for pattern in patterns)
+
+
+def _names(text: str) -> tuple[list[Constraint], str]:
+    """People and companies, by the shape of a name; a company by its trade word."""
+    found: list[Constraint] = []
+    for run in _NAME_RUN.finditer(text):
+        words = run.group(1).split()
+        while words and _known_word(words[0]):
+            words.pop(0)
+        while words and _known_word(words[-1]):
+            words.pop()
+        if len(words) < 2 or any(_known_word(w) for w in words):
+            continue
+        name = re.sub(r"['’]s$", "", " ".join(words))
+        axis = "company" if fold(words[-1]) in COMPANY_WORDS else "person"
+        found.append(Constraint(axis, name, name))
+        start = text.index(words[0], run.start())
+        text = _blank(text, start, start + len(name))
+    return found, text
+
+
+def _levels(text: str) -> tuple[list[Constraint], str]:
+    found = []
+    for match in LEVEL.finditer(text):
+        number = next(int(g) for g in match.groups() if g)
+        found.append(Constraint("level", str(number), match.group(0).strip()))
+    for match in LEVEL.finditer(text):
+        text = _blank(text, match.start(), match.end())
+    return found, text
+
+
+def _table(
+    axis: str, table: Mapping[str, tuple[str, ...]], text: str
+) -> tuple[list[Constraint], str]:
+    found = []
+    while (hit := first_match(table, fold_keep(text))) is not None:
+        value, match = hit
+        found.append(Constraint(axis, value, text[match.start() : match.end()].strip()))
+        text = _blank(text, match.start(), match.end())
+    return found, text
+
+
+def fold_keep(text: str) -> str:
+    """Case-folded with every character kept in place (spans stay valid in ``text``)."""
+    return "".join(c.casefold() if len(c.casefold()) == 1 else c for c in text)
+
+
+def _free_topic(text: str) -> Constraint | None:
+    """The subject after a photo or document noun, when no topic word named it."""
+    nouns = "|".join(p for key in ("photos", "documents") for p in RECORDS[key])
+    noun = re.search(bounded(nouns), fold_keep(text))
+    if noun is None:
+        return None
+    after = _TOPIC_AFTER.match(text[noun.end() :].lstrip())
+    if after is None:
+        return None
+    tail = after.group(1)
+    stop = _TOPIC_STOP.search(" " + tail)
+    phrase = (tail[: stop.start() - 1] if stop and stop.start() > 0 else tail).strip()
+    words = [w for w in re.findall(r"[^\W\d_]+", phrase) if not _known_word(w)]
+    return Constraint("topic", " ".join(w.casefold() for w in words), phrase) if words else None
+
+
+def read_constraints(
+    question: str, *, projects: Iterable[Mapping[str, str]], today: date
+) -> tuple[Constraint, ...]:
+    """Every constraint ``question`` names on the tool table's axes, in reading order by axis:
+    project, date, company/person, level, status, category, kind, topic."""
+    text = unicodedata.normalize("NFKC", question)
+    found: list[Constraint] = []
+    project = _project(text, projects)
+    if project is not None:
+        found.append(project[0])
+        text = project[1]
+    dates, text = _dates(text, today)
+    names, text = _names(text)
+    levels, text = _levels(text)
+    topics, text = _table("topic", TOPICS, text)
+    statuses, text = _table("status", STATUSES, text)
+    categories, text = _table("category", CATEGORIES, text)
+    kinds, text = _table("kind", KINDS, text)
+    found += dates + names + levels + statuses + categories + kinds + topics
+    if not topics and (free := _free_topic(text)) is not None:
+        found.append(free)
+    return tuple(found)
+
+
+def _same(sent: Any, value: str) -> bool:
+    if sent is None or isinstance(sent, bool):
+        return False
+    return _norm(str(sent)) == _norm(value)
+
+
+def _norm(value: str) -> str:
+    return re.sub(r"[\s_-]+", " ", fold(value)).strip()
+
+
+def _stem(word: str) -> str:
+    return word[:-1] if len(word) > 3 and word.endswith("s") else word
+
+
+def _carried(constraint: Constraint, arguments: Mapping[str, Any]) -> bool:
+    """Whether ``arguments`` carry exactly this constraint (the tool can take its axis)."""
+    if constraint.axis == "level":
+        return _same(arguments.get("level_number"), constraint.value)
+    if constraint.axis == "project":
+        return arguments.get("project_id") == constraint.value
+    if constraint.axis == "person":
+        return _same(arguments.get("inspector"), constraint.value)
+    if constraint.axis == "date":
+        window = constraint.window
+        if window is None or constraint.value == TIME_OF_DAY:
+            return False
+        start = window.start.isoformat() if window.start else None
+        end = window.end.isoformat() if window.end else None
+        return arguments.get("date_from") == start and arguments.get("date_to") == end
+    if constraint.axis == "topic":
+        query = arguments.get("query")
+        if not isinstance(query, str):
+            return False
+        sent = {_stem(w) for w in re.findall(r"\w+", fold(query))}
+        wanted = {_stem(w) for w in re.findall(r"\w+", fold(constraint.value))}
+        return bool(wanted) and wanted <= sent
+    return _same(arguments.get(constraint.axis), constraint.value)
+
+
+def judge_scope(
+    constraints: Sequence[Constraint], tool: str, arguments: Mapping[str, Any]
+) -> Scope:
+    """What one call, as sent, applied of the question's constraints."""
+    spec = tool_spec(tool)
+    applied: list[Constraint] = []
+    unapplied: list[Constraint] = []
+    for axis in dict.fromkeys(c.axis for c in constraints):
+        group = [c for c in constraints if c.axis == axis]
+        can = spec is not None and spec.applying(axis) is not None
+        hits = [c for c in group if can and _carried(c, arguments)]
+        if hits:
+            applied += hits  # one side of alternatives; the others are other calls' sides
+        else:
+            unapplied += group
+    return Scope(tuple(applied), tuple(unapplied))
+
+
+def corrective_arguments(scope: Scope, tool: str) -> dict[str, Any]:
+    """The arguments that would apply what ``tool`` left out and can take, or ``{}``.
+
+    An axis with alternatives is left alone (which side was meant is the
+    planner's to choose), and so is a window with an open end or a time of day.
+    """
+    spec = tool_spec(tool)
+    if spec is None:
+        return {}
+    fixes: dict[str, Any] = {}
+    axes = [c.axis for c in scope.unapplied]
+    for constraint in scope.unapplied:
+        if axes.count(constraint.axis) > 1 or spec.applying(constraint.axis) is None:
+            continue
+        fixes.update(_arguments_for(constraint))
+    return fixes
+
+
+def _arguments_for(constraint: Constraint) -> dict[str, Any]:
+    axis, value = constraint.axis, constraint.value
+    if axis == "level":
+        return {"level_number": int(value)}
+    if axis == "project":
+        return {"project_id": value}
+    if axis == "person":
+        return {"inspector": value}
+    if axis == "topic":
+        return {"query": value}
+    if axis == "date":
+        window = constraint.window
+        if window is None or window.start is None or window.end is None:
+            return {}
+        return {"date_from": window.start.isoformat(), "date_to": window.end.isoformat()}
+    return {axis: value}
+
+
+def missing_sides(
+    constraints: Sequence[Constraint], scopes: Iterable[Scope]
+) -> tuple[Constraint, ...]:
+    """Alternatives on one axis that no call applied ("level 3 vs level 4", 4 never counted),
+    when some call applied another side of the same axis."""
+    scopes = list(scopes)
+    applied = {c for s in scopes for c in s.applied}
+    axes = {c.axis for c in applied}
+    return tuple(c for c in constraints if c.axis in axes and c not in applied)

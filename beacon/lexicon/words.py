@@ -1,0 +1,141 @@
+"""The words five locales use for what a question constrains, one table per concept.
+
+Each table maps the value a tool takes (English, as the upstream spells it) to
+its names in en/de/es/ko/ja. Patterns are regexes matched on NFKC, case-folded
+text; a Latin-script pattern is matched as a whole word (``bounded``), Hangul
+and kana need no word boundary.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Mapping
+
+
+def _listed(words: str) -> frozenset[str]:
+    """A word list written as running text (one table, many short words)."""
+    return frozenset(words.split())
+
+
+# "level 3", "Ebene 3", "nivel 3", "3층", "3階", "L3", "3. Stock"
+LEVEL = re.compile(
+    r"\b(?:level|floor|lvl|ebene|geschoss|stock(?:werk)?|etage|nivel|planta|piso)\s*(\d{1,3})\b"
+    r"|\bl(\d{1,3})\b|(\d{1,3})\s*(?:층|階)|(\d{1,3})\.\s*(?:stock|og|etage)\b",
+    re.IGNORECASE,
+)
+# What a question counts or lists: the record kinds, by the words naming them.
+RECORDS: Mapping[str, tuple[str, ...]] = {
+    "panoramas": (
+        r"panoramas?", r"panos?", r"captures?", r"360s?", r"panoramen", r"aufnahmen?",
+        r"panorámicas?", r"capturas?", r"파노라마", r"캡처", r"パノラマ", r"キャプチャ",
+    ),
+    "photos": (
+        r"photos?", r"pictures?", r"images?", r"\w*fotos?", r"\w*bilder?", r"fotografías?",
+        r"imágenes", r"imagen", r"사진", r"写真", r"画像",
+    ),
+    "findings": (
+        r"findings?", r"issues?", r"annotations?", r"observations?", r"defects?",
+        r"\w*befunde?n?", r"\w*mängel", r"mangel", r"feststellungen?", r"hallazgos?",
+        r"observaciones", r"observación", r"incidencias?", r"defectos?", r"지적\s*사항",
+        r"지적", r"이슈", r"결함", r"指摘", r"不具合",
+    ),
+    "documents": (
+        r"documents?", r"specs?", r"specifications?", r"rfis?", r"dokumente?", r"documentos?",
+        r"문서", r"도면", r"ドキュメント", r"文書", r"仕様書",
+    ),
+}  # fmt: skip
+STATUSES: Mapping[str, tuple[str, ...]] = {
+    "in_review": (
+        r"in review", r"in-review", r"in_review", r"under review", r"in prüfung",
+        r"en revisión", r"en revision", r"검토\s*중", r"確認中", r"レビュー中",
+    ),
+    "open": (
+        r"open", r"unresolved", r"outstanding", r"offene[nrsm]?", r"offen", r"abiert[oa]s?",
+        r"pendientes?", r"미해결", r"열린", r"未対応", r"未解決",
+    ),
+    "closed": (
+        r"closed", r"resolved", r"erledigte[nrsm]?", r"erledigt", r"geschlossene[nrsm]?",
+        r"cerrad[oa]s?", r"resuelt[oa]s?", r"해결된", r"해결됨", r"완료된", r"対応済み",
+        r"解決済み",
+    ),
+}  # fmt: skip
+KINDS: Mapping[str, tuple[str, ...]] = {
+    "safety": (r"safety", r"sicherheit\w*", r"seguridad", r"안전", r"安全"),
+    "quality": (r"quality", r"qualität\w*", r"calidad", r"품질", r"品質"),
+}
+CATEGORIES: Mapping[str, tuple[str, ...]] = {
+    "fall protection": (r"fall protection", r"absturzsicherung", r"protección contra caídas",
+                        r"추락\s*방지", r"墜落防止"),
+    "ppe": (r"ppe", r"psa", r"epi", r"보호구", r"保護具"),
+    "housekeeping": (r"housekeeping", r"ordnung und sauberkeit", r"orden y limpieza",
+                     r"정리\s*정돈", r"整理整頓"),
+    "electrical": (r"electrical", r"elektrisch\w*", r"eléctric[oa]s?", r"전기", r"電気"),
+    "fire safety": (r"fire safety", r"brandschutz", r"protección contra incendios",
+                    r"소방", r"防火"),
+    "finish": (r"finish", r"oberfläche", r"acabados?", r"마감", r"仕上げ"),
+    "alignment": (r"alignment", r"ausrichtung", r"alineación", r"정렬", r"通り芯"),
+    "waterproofing": (r"waterproofing", r"abdichtung", r"impermeabilización", r"방수",
+                      r"防水"),
+}  # fmt: skip
+# Subjects a photo or document search is asked about, by their English query words.
+TOPICS: Mapping[str, tuple[str, ...]] = {
+    "missing hard hats": (r"missing hard hats?", r"hard hats?", r"\w*helme?n?", r"cascos?",
+                          r"안전모", r"ヘルメット"),
+    "rebar": (r"rebar", r"bewehrung", r"armaduras?", r"varillas?", r"철근", r"鉄筋"),
+    "scaffolding": (r"scaffold(?:ing|s)?", r"gerüst\w*", r"andamios?", r"비계", r"足場"),
+    "fire extinguisher": (r"fire extinguishers?", r"extinguishers?", r"feuerlöscher\w*",
+                          r"extintor(?:es)?", r"소화기", r"消火器"),
+    "water leak": (r"water leaks?", r"leaks?", r"wasserschäden?", r"undicht\w*", r"leck\w*",
+                   r"fugas?(?: de agua)?", r"누수", r"漏水"),
+    "formwork": (r"formwork", r"schalung\w*", r"encofrados?", r"거푸집", r"型枠"),
+    "guardrail": (r"guardrails?", r"geländer\w*", r"barandillas?", r"안전\s*난간", r"手すり"),
+    "cable tray": (r"cable trays?", r"kabeltrassen?", r"bandejas? de cables?",
+                   r"케이블\s*트레이", r"ケーブルラック"),
+}  # fmt: skip
+# Words that open a question or join its parts: never a name, never a topic.
+FUNCTION_WORDS: frozenset[str] = _listed(
+    """
+    how many much what which who whom whose when where why show me list find give all any the a an
+    of on in at by for from with to and or there are is were was did do does have has had taken
+    raised created made captured photos findings please can could would you i my our this that
+    wie viele welche welcher welches wer wo wann zeig zeige mir alle der die das den dem des
+    von vom im am auf in zu mit und oder gibt es sind wurden wurde hat haben fotos befunde ebene
+    cuántos cuántas cuantos cuantas qué que cuál cuáles quién quiénes dónde cuándo muestra
+    muéstrame dame hay los las el la de del en con y o fueron fue tiene tienen fotos hallazgos
+    nivel level ebene
+    """
+)
+
+
+def fold(text: str) -> str:
+    """NFKC, case-folded, whitespace collapsed: how every table is matched."""
+    return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
+
+
+def bounded(pattern: str) -> str:
+    # \b does not separate Hangul or kana from what follows; Latin words need it.
+    return rf"(?<!\w)(?:{pattern})(?!\w)" if pattern[:1].isascii() else pattern
+
+
+def first_match(
+    table: Mapping[str, tuple[str, ...]], text: str
+) -> tuple[str, re.Match[str]] | None:
+    """The table key whose pattern matches earliest in (folded) ``text``, with its match."""
+    best: tuple[str, re.Match[str]] | None = None
+    for key, patterns in table.items():
+        for pattern in patterns:
+            match = re.search(bounded(pattern), text)
+            if match and (best is None or match.start() < best[1].start()):
+                best = (key, match)
+    return best
+
+
+# The last word of a company's name says it is one ("Keystone Concrete", "Apex Scaffolding").
+COMPANY_WORDS: frozenset[str] = _listed(
+    """
+    scaffolding electric electrical concrete plumbing steel drywall mechanical glazing
+    construction builders contractors contracting roofing painting masonry excavation
+    inc ltd llc gmbh ag corp co company group services systems sa
+    """
+)

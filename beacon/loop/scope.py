@@ -1,0 +1,126 @@
+"""The counted set against the asked set: one corrective round, then disclosure.
+
+``beacon.adjudication.constraints`` reads what the question limits its set by
+and judges each call's arguments against it. This stage acts on the verdicts:
+when a call left out a constraint its tool could have applied, the planner is
+asked once (inside the six-round budget, like the how-many correction) to call
+again with the arguments that apply it, given as data. Whatever is still
+unapplied at the answer is disclosed: a ``disclosure`` notice naming each
+phrase, the count's own sentence in code's words (the set it really counts),
+and the model's sentences holding that count's slot dropped by the guard.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from beacon.adjudication.constraints import Constraint, corrective_arguments, missing_sides
+from beacon.loop.copy import SCOPE_MISSING_SIDE, SCOPE_UNAPPLIED, say
+from beacon.loop.evidence import Evidence
+
+log = logging.getLogger(__name__)
+
+SCOPE_CORRECTION = (
+    "The question limits its set by more than the last call applied. Call the tool again "
+    "with the arguments below added (JSON data), so the count is of the set that was asked "
+    "about:\n"
+)
+
+
+def _usable(item: Evidence) -> bool:
+    return item.counted and not item.failed and not item.denied
+
+
+def answers_question(item: Evidence) -> bool:
+    """A count of the asked set: adjudicated, and nothing the question named left out."""
+    return _usable(item) and item.scope.whole
+
+
+@dataclass(slots=True)
+class ScopeCorrection:
+    """One turn's scope correction: at most one round, and only where a tool can apply it."""
+
+    sent_before: int | None = None
+
+    def needed(self, evidence: Sequence[Evidence]) -> list[dict[str, Any]]:
+        """The calls that would apply what was left out (none if some count is already whole)."""
+        if self.sent_before is not None or any(answers_question(e) for e in evidence):
+            return []
+        fixes = []
+        for item in evidence:
+            if not _usable(item):
+                continue
+            added = corrective_arguments(item.scope, item.tool)
+            if added:
+                fixes.append({"tool": item.tool, "arguments": {**item.arguments, **added}})
+        return fixes
+
+    def after_stop(
+        self, round_no: int, max_rounds: int, evidence: Sequence[Evidence], content: str
+    ) -> list[dict[str, Any]]:
+        """The messages that precede one more planner round, or ``[]``."""
+        if round_no >= max_rounds:
+            return []
+        fixes = self.needed(evidence)
+        if not fixes:
+            return []
+        self.sent_before = round_no + 1
+        log.info(
+            "constraints left out of %d call(s): corrective round %d", len(fixes), round_no + 1
+        )
+        said = [{"role": "assistant", "content": content}] if content else []
+        data = json.dumps({"calls": fixes}, ensure_ascii=False, sort_keys=True)
+        return [*said, {"role": "system", "content": SCOPE_CORRECTION + data}]
+
+    def ordered(self, evidence: list[Evidence]) -> list[Evidence]:
+        """After a correction, the counts of the asked set lead (a stable partition)."""
+        if self.sent_before is None:
+            return evidence
+        return sorted(evidence, key=lambda e: not answers_question(e))
+
+
+def scope_notices(
+    evidence: Sequence[Evidence], constraints: Sequence[Constraint], locale: str
+) -> list[str]:
+    """The disclosures a turn owes: each unapplied phrase of a count that is not the answer,
+    and each side of a comparison no call counted."""
+    texts = []
+    if not any(answers_question(e) for e in evidence):
+        phrases: list[str] = []
+        for item in evidence:
+            if _usable(item):
+                phrases += [c.phrase for c in item.scope.unapplied if c.phrase not in phrases]
+        if phrases:
+            texts.append(say(SCOPE_UNAPPLIED, locale, phrases=quoted(phrases, locale)))
+    missing = missing_sides(constraints, (e.scope for e in evidence if _usable(e)))
+    if missing:
+        texts.append(
+            say(SCOPE_MISSING_SIDE, locale, phrases=quoted([c.phrase for c in missing], locale))
+        )
+    return texts
+
+
+def quoted(phrases: Sequence[str], locale: str) -> str:
+    marks = {"de": ("„", "“"), "ja": ("「", "」"), "ko": ("‘", "’")}.get(locale, ("“", "”"))
+    return ", ".join(f"{marks[0]}{p}{marks[1]}" for p in phrases)
+
+
+def scope_audit(evidence: Sequence[Evidence]) -> list[dict[str, str]]:
+    """One narration-audit row per decision: each constraint, applied or not, per count."""
+    rows = []
+    for item in evidence:
+        if not item.counted:
+            continue
+        for c in item.scope.applied:
+            rows.append(
+                {"kind": "scope_applied", "rule": c.axis, "token": f"{item.slot}:{c.value}"}
+            )
+        for c in item.scope.unapplied:
+            rows.append(
+                {"kind": "scope_unapplied", "rule": c.axis, "token": f"{item.slot}:{c.phrase}"}
+            )
+    return rows

@@ -1,0 +1,149 @@
+"""The counted set is the asked set: a planner that drops a constraint is corrected or disclosed.
+
+Real HTTP through the three servers. A scripted planner leaves one constraint
+of the question out of its calls (date, level, person, status, company,
+topic), as a real model does. The loop reads the question's constraints
+itself, sees the call did not apply one, and asks once for the call again:
+the obedient planner then counts the asked set (EXACT, equal to the truth
+computed here from the corpus records); the disobedient one stops, and the
+count it left is disclosed — a notice naming the phrase, the scope on the
+wire, and no sentence stating that number without saying what it left out.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from beacon.cli.ask import run_turn
+from beacon.wire.sse import SseEvent
+from harness.stack import Stack
+from stub_server.corpus import Annotation, Photo, build_corpus
+
+pytestmark = pytest.mark.e2e
+MAPLE = "prj-maple-clinic"
+
+
+def _findings(keep: Callable[[Annotation], bool]) -> int:
+    return sum(1 for a in build_corpus().annotations if a.project_id == MAPLE and keep(a))
+
+
+def _photos(keep: Callable[[Photo], bool]) -> int:
+    return sum(1 for p in build_corpus().photos if p.project_id == MAPLE and keep(p))
+
+
+# axis → (question, the phrase that names the constraint, the truth from the corpus)
+CASES: dict[str, tuple[str, str, Callable[[], int] | None]] = {
+    "date": (
+        "How many findings were raised at Maple Clinic in March 2026?",
+        "in March 2026",
+        lambda: _findings(lambda a: a.created_at.startswith("2026-03")),
+    ),
+    "level": (
+        "How many photos are on level 2 of Maple Clinic?",
+        "level 2",
+        lambda: _photos(lambda p: p.level_number == 2),
+    ),
+    "person": (
+        "How many findings did Dana Whitfield raise at Maple Clinic?",
+        "Dana Whitfield",
+        lambda: _findings(lambda a: a.inspector == "Dana Whitfield"),
+    ),
+    "status": (
+        "How many open findings are at Maple Clinic?",
+        "open",
+        lambda: _findings(lambda a: a.status == "open"),
+    ),
+    "company": (
+        "How many findings does Keystone Concrete have at Maple Clinic?",
+        "Keystone Concrete",
+        lambda: _findings(lambda a: a.company == "Keystone Concrete"),
+    ),
+    # A search cannot count exactly: corrected means its query is the topic.
+    "topic": ("Show me photos of scaffolding at Maple Clinic.", "scaffolding", None),
+}
+
+
+def ask(stack: Stack, token: str, question: str, scenario: str) -> list[SseEvent]:
+    return run_turn(
+        stack.chat_url, {"mode": "single", "message": question}, token=token, scenario=scenario
+    )
+
+
+def frames(events: list[SseEvent], kind: str) -> list[dict[str, Any]]:
+    return [e.json() for e in events if e.event == kind]
+
+
+def counts(events: list[SseEvent]) -> list[dict[str, Any]]:
+    (refs,) = frames(events, "references")
+    found = refs["counts"]
+    assert isinstance(found, list)
+    return found
+
+
+def answer(events: list[SseEvent]) -> str:
+    (done,) = frames(events, "done")
+    return str(done["answer"])
+
+
+def unapplied(count: dict[str, Any]) -> list[str]:
+    return [u["phrase"] for u in count["scope"]["unapplied"]]
+
+
+def sentences_stating(text: str, number: int) -> list[str]:
+    """The sentences of ``text`` that state ``number`` (with or without grouping)."""
+    spelled = {str(number), f"{number:,}"}
+    return [
+        s
+        for s in re.split(r"(?<=[.!?])\s+", text)
+        if any(re.search(rf"(?<![\d,.]){re.escape(n)}(?![\d,])", s) for n in spelled)
+    ]
+
+
+@pytest.mark.parametrize("axis", sorted(CASES))
+def test_a_dropped_constraint_is_asked_for_once_and_the_count_is_of_the_asked_set(
+    stack: Stack, token: str, axis: str
+) -> None:
+    question, phrase, truth = CASES[axis]
+    events = ask(stack, token, question, f"model-drops-{axis}")
+    plans = frames(events, "plan")
+    assert [p["purpose"] for p in plans].count("correct_scope") == 1, plans
+    leading = counts(events)[0]
+    assert unapplied(leading) == [], leading
+    assert phrase.casefold() not in " ".join(n["text"] for n in frames(events, "notice")).casefold()
+    if truth is not None:
+        expected = truth()
+        assert (leading["grade"], leading["total"]) == ("EXACT", expected)
+        assert f"exactly {expected:,}" in answer(events)
+    else:
+        (first, *_), *_ = [c for c in frames(events, "tool_call") if c["tool"] == "search_photos"]
+        calls = [
+            c["arguments"] for c in frames(events, "tool_call") if c["tool"] != "list_projects"
+        ]
+        assert calls[0]["query"] != phrase and calls[-1]["query"] == phrase, calls
+
+
+@pytest.mark.parametrize("axis", sorted(CASES))
+def test_a_planner_that_ignores_the_correction_leaves_a_count_that_is_disclosed_not_stated(
+    stack: Stack, token: str, axis: str
+) -> None:
+    question, phrase, _ = CASES[axis]
+    events = ask(stack, token, question, f"model-drops-{axis}-ignores")
+    kinds = [e.event for e in events]
+    assert [k for k in kinds if k in ("done", "error")] == ["done"], kinds
+    found = counts(events)
+    assert found and all(phrase in unapplied(c) for c in found), found
+    references = frames(events, "references")[0]
+    assert references["complete"] is False
+    notices = [n["text"] for n in frames(events, "notice") if n["kind"] == "disclosure"]
+    assert any(phrase in text for text in notices), notices
+    text = answer(events)
+    for count in found:
+        if count["total"] is None:
+            continue
+        # The wrong-set number may be said only in a sentence that says what it left out.
+        for sentence in sentences_stating(text, count["total"]):
+            assert phrase in sentence, (sentence, text)

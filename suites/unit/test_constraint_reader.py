@@ -1,0 +1,265 @@
+"""The constraint reader finds what a question limits its set by, in five locales, and the
+comparison says which of those a call's arguments really carried.
+
+Expected windows are written out by hand from the documented rules (README, "One
+clock"), never computed by the module under test.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from beacon.adjudication.constraints import (
+    Constraint,
+    corrective_arguments,
+    judge_scope,
+    read_constraints,
+)
+from beacon.lexicon.clock import ClockSettingError, today
+
+PROJECTS = [
+    {"id": "prj-harbor-tower", "name": "Harbor Tower"},
+    {"id": "prj-maple-clinic", "name": "Maple Clinic"},
+]
+TODAY = date(2026, 12, 1)  # a Tuesday
+
+
+def axes(question: str) -> dict[str, str]:
+    return {c.axis: c.value for c in read_constraints(question, projects=PROJECTS, today=TODAY)}
+
+
+@pytest.mark.parametrize(
+    ("question", "window"),
+    [
+        ("How many photos were taken last week?", "2026-11-23..2026-11-29"),
+        ("Wie viele Fotos gab es letzte Woche?", "2026-11-23..2026-11-29"),
+        ("¿Cuántas fotos hubo la semana pasada?", "2026-11-23..2026-11-29"),
+        ("지난주 사진은 몇 장인가요?", "2026-11-23..2026-11-29"),
+        ("先週の写真は何枚ですか", "2026-11-23..2026-11-29"),
+        ("Photos from last month", "2026-11-01..2026-11-30"),
+        ("Befunde im letzten Monat", "2026-11-01..2026-11-30"),
+        ("先月の指摘", "2026-11-01..2026-11-30"),
+        ("findings this year", "2026-01-01..2026-12-01"),
+        ("findings last year", "2025-01-01..2025-12-31"),
+        ("photos in the last 7 days", "2026-11-24..2026-12-01"),
+        ("Fotos in den letzten 30 Tagen", "2026-11-01..2026-12-01"),
+        ("fotos en los últimos 10 días", "2026-11-21..2026-12-01"),
+        ("최근 7일 사진", "2026-11-24..2026-12-01"),
+        ("過去7日の写真", "2026-11-24..2026-12-01"),
+        ("findings since April 2026", "2026-04-01..2026-12-01"),
+        ("Befunde seit April", "2026-04-01..2026-12-01"),
+        ("findings in December", "2026-12-01..2026-12-31"),  # begun today: this December
+        ("findings in January", "2026-01-01..2026-01-31"),
+        ("findings in November", "2026-11-01..2026-11-30"),
+        ("hallazgos en abril de 2026", "2026-04-01..2026-04-30"),
+        ("2026년 3월 지적 사항", "2026-03-01..2026-03-31"),
+        ("2026年3月の指摘", "2026-03-01..2026-03-31"),
+        ("between 2026-03-01 and 2026-03-15", "2026-03-01..2026-03-15"),
+    ],
+)
+def test_a_date_in_any_locale_resolves_to_its_documented_window(question: str, window: str) -> None:
+    assert axes(question).get("date") == window
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        (
+            "How many photos were taken on level 2 of Harbor Tower last week?",
+            {"project": "prj-harbor-tower", "level": "2", "date": "2026-11-23..2026-11-29"},
+        ),
+        (
+            "How many findings did Dana Whitfield raise at Maple Clinic?",
+            {"project": "prj-maple-clinic", "person": "Dana Whitfield"},
+        ),
+        (
+            "Show me photos of guardrails on level 7 of Harbor Tower.",
+            {"project": "prj-harbor-tower", "level": "7", "topic": "guardrail"},
+        ),
+        (
+            "Zeig mir Fotos von fehlenden Schutzhelmen im Harbor Tower.",
+            {"project": "prj-harbor-tower", "topic": "missing hard hats"},
+        ),
+        (
+            "Wie viele offene Sicherheitsbefunde hat Keystone Concrete auf Ebene 3 von Harbor Tower?",
+            {
+                "project": "prj-harbor-tower",
+                "company": "Keystone Concrete",
+                "level": "3",
+                "status": "open",
+                "kind": "safety",
+            },
+        ),
+        (
+            "¿Cuántos hallazgos en revisión hay en el nivel 4 de Maple Clinic?",
+            {"project": "prj-maple-clinic", "level": "4", "status": "in_review"},
+        ),
+        (
+            "Harbor Tower 3층의 안전 지적 사항은 몇 건인가요?",
+            {"project": "prj-harbor-tower", "level": "3", "kind": "safety"},
+        ),
+        (
+            "Harbor Towerの5階の防水の指摘は何件？",
+            {"project": "prj-harbor-tower", "level": "5", "category": "waterproofing"},
+        ),
+        ("Photos of water leaks in the morning", {"date": "time_of_day", "topic": "water leak"}),
+        ("Welche Firmen haben offene Befunde?", {"status": "open"}),
+    ],
+)
+def test_every_constraint_of_a_question_is_read_on_its_axis(
+    question: str, expected: dict[str, str]
+) -> None:
+    assert axes(question) == expected
+
+
+LEVEL_TEMPLATES = {
+    "en": "How many photos are on level {n} of {p}?",
+    "de": "Wie viele Fotos gibt es auf Ebene {n} von {p}?",
+    "es": "¿Cuántas fotos hay en el nivel {n} de {p}?",
+    "ko": "{p} {n}층 사진은 몇 장인가요?",
+    "ja": "{p}の{n}階の写真は何枚ですか",
+}
+
+
+@given(
+    locale=st.sampled_from(sorted(LEVEL_TEMPLATES)),
+    level=st.integers(min_value=1, max_value=199),
+    project=st.sampled_from(PROJECTS),
+)
+def test_a_level_and_a_project_are_read_whatever_the_locale_and_number(
+    locale: str, level: int, project: dict[str, str]
+) -> None:
+    question = LEVEL_TEMPLATES[locale].format(n=level, p=project["name"])
+    found = axes(question)
+    assert found["level"] == str(level) and found["project"] == project["id"]
+
+
+@given(days=st.integers(min_value=1, max_value=365), locale=st.sampled_from(["en", "de", "es"]))
+def test_in_the_last_n_days_is_today_minus_n_to_today(days: int, locale: str) -> None:
+    template = {
+        "en": "photos in the last {n} days",
+        "de": "Fotos in den letzten {n} Tagen",
+        "es": "fotos en los últimos {n} días",
+    }[locale]
+    start = date.fromordinal(TODAY.toordinal() - days)
+    assert axes(template.format(n=days))["date"] == f"{start}..{TODAY}"
+
+
+QUESTION = "How many open findings did Dana Whitfield raise on level 2 of Maple Clinic last week?"
+
+
+def scope_of(
+    arguments: dict[str, object], tool: str = "list_annotations"
+) -> tuple[set[str], set[str]]:
+    constraints = read_constraints(QUESTION, projects=PROJECTS, today=TODAY)
+    scope = judge_scope(constraints, tool, arguments)
+    return {c.axis for c in scope.applied}, {c.axis for c in scope.unapplied}
+
+
+FULL = {
+    "project_id": "prj-maple-clinic",
+    "status": "open",
+    "inspector": "dana whitfield",
+    "level_number": 2,
+    "date_from": "2026-11-23",
+    "date_to": "2026-11-29",
+}
+
+
+def test_a_call_carrying_every_constraint_applied_them_all() -> None:
+    assert scope_of(FULL) == ({"project", "status", "person", "level", "date"}, set())
+
+
+@pytest.mark.parametrize(
+    ("dropped", "axis"),
+    [
+        ("project_id", "project"),
+        ("status", "status"),
+        ("inspector", "person"),
+        ("level_number", "level"),
+        ("date_from", "date"),
+    ],
+)
+def test_each_argument_left_out_leaves_its_constraint_unapplied(dropped: str, axis: str) -> None:
+    arguments = {k: v for k, v in FULL.items() if k != dropped}
+    applied, unapplied = scope_of(arguments)
+    assert unapplied == {axis} and axis not in applied
+
+
+@pytest.mark.parametrize(
+    ("changed", "value"),
+    [
+        ("date_to", "2026-11-30"),  # another window is another set
+        ("level_number", 3),
+        ("status", "closed"),
+        ("inspector", "Marco Ruiz"),
+        ("project_id", "prj-harbor-tower"),
+    ],
+)
+def test_a_constraint_applied_with_another_value_is_unapplied(changed: str, value: object) -> None:
+    applied, unapplied = scope_of({**FULL, changed: value})
+    assert len(unapplied) == 1
+
+
+def test_a_hyphen_or_underscore_does_not_unapply_a_status() -> None:
+    constraints = (Constraint("status", "in_review", "in-review"),)
+    assert judge_scope(constraints, "list_annotations", {"status": "in_review"}).whole
+    assert not judge_scope(constraints, "list_annotations", {"status": "open"}).whole
+
+
+def test_a_tool_that_cannot_take_an_axis_never_applied_it_and_is_not_asked_to() -> None:
+    # search_photos has no status argument: even a stray one is not an application.
+    applied, unapplied = scope_of({**FULL, "query": "photos"}, tool="search_photos")
+    assert {"status", "person"} <= unapplied
+    constraints = read_constraints(QUESTION, projects=PROJECTS, today=TODAY)
+    scope = judge_scope(constraints, "search_photos", {"project_id": "prj-maple-clinic"})
+    assert corrective_arguments(scope, "search_photos") == {
+        "level_number": 2,
+        "date_from": "2026-11-23",
+        "date_to": "2026-11-29",
+    }
+
+
+def test_the_correction_names_exactly_the_arguments_that_apply_what_was_left_out() -> None:
+    constraints = read_constraints(QUESTION, projects=PROJECTS, today=TODAY)
+    scope = judge_scope(constraints, "query_data", {"project_id": "prj-maple-clinic"})
+    assert corrective_arguments(scope, "query_data") == {
+        "status": "open",
+        "inspector": "Dana Whitfield",
+        "level_number": 2,
+        "date_from": "2026-11-23",
+        "date_to": "2026-11-29",
+    }
+
+
+def test_a_topic_is_applied_only_by_a_search_query_holding_it() -> None:
+    constraints = (Constraint("topic", "guardrail", "guardrails"),)
+    assert judge_scope(constraints, "search_photos", {"query": "Guardrails level 7"}).whole
+    assert not judge_scope(constraints, "search_photos", {"query": "photos"}).whole
+    assert not judge_scope(constraints, "query_data", {"question": "guardrails"}).whole
+
+
+def test_alternatives_on_one_axis_are_applied_by_either_side() -> None:
+    constraints = read_constraints(
+        "level 3 vs level 4 of Harbor Tower", projects=PROJECTS, today=TODAY
+    )
+    scope = judge_scope(
+        constraints, "list_annotations", {"project_id": "prj-harbor-tower", "level_number": 4}
+    )
+    assert scope.whole and [c.value for c in scope.applied if c.axis == "level"] == ["4"]
+
+
+def test_a_time_of_day_is_never_applied() -> None:
+    (constraint,) = [c for c in read_constraints("photos in the morning", projects=[], today=TODAY)]
+    assert constraint.axis == "date"
+    assert not judge_scope((constraint,), "search_photos", {"query": "photos"}).whole
+
+
+def test_the_clock_is_the_utc_date_unless_one_setting_pins_it() -> None:
+    assert today({"BEACON_TODAY": "2026-06-01"}) == date(2026, 6, 1)
+    with pytest.raises(ClockSettingError, match="YYYY-MM-DD"):
+        today({"BEACON_TODAY": "June"})
