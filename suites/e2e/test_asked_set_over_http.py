@@ -119,7 +119,6 @@ def test_a_dropped_constraint_is_asked_for_once_and_the_count_is_of_the_asked_se
         assert (leading["grade"], leading["total"]) == ("EXACT", expected)
         assert f"exactly {expected:,}" in answer(events)
     else:
-        (first, *_), *_ = [c for c in frames(events, "tool_call") if c["tool"] == "search_photos"]
         calls = [
             c["arguments"] for c in frames(events, "tool_call") if c["tool"] != "list_projects"
         ]

@@ -85,7 +85,8 @@ def test_a_date_in_any_locale_resolves_to_its_documented_window(question: str, w
             {"project": "prj-harbor-tower", "topic": "missing hard hats"},
         ),
         (
-            "Wie viele offene Sicherheitsbefunde hat Keystone Concrete auf Ebene 3 von Harbor Tower?",
+            "Wie viele offene Sicherheitsbefunde hat Keystone Concrete auf Ebene 3 "
+            "von Harbor Tower?",
             {
                 "project": "prj-harbor-tower",
                 "company": "Keystone Concrete",
@@ -201,7 +202,7 @@ def test_each_argument_left_out_leaves_its_constraint_unapplied(dropped: str, ax
     ],
 )
 def test_a_constraint_applied_with_another_value_is_unapplied(changed: str, value: object) -> None:
-    applied, unapplied = scope_of({**FULL, changed: value})
+    _, unapplied = scope_of({**FULL, changed: value})
     assert len(unapplied) == 1
 
 
@@ -213,7 +214,7 @@ def test_a_hyphen_or_underscore_does_not_unapply_a_status() -> None:
 
 def test_a_tool_that_cannot_take_an_axis_never_applied_it_and_is_not_asked_to() -> None:
     # search_photos has no status argument: even a stray one is not an application.
-    applied, unapplied = scope_of({**FULL, "query": "photos"}, tool="search_photos")
+    _, unapplied = scope_of({**FULL, "query": "photos"}, tool="search_photos")
     assert {"status", "person"} <= unapplied
     constraints = read_constraints(QUESTION, projects=PROJECTS, today=TODAY)
     scope = judge_scope(constraints, "search_photos", {"project_id": "prj-maple-clinic"})
