@@ -20,8 +20,6 @@ _HOW_MANY = re.compile(r"\b(how many|number of|count)\b", re.IGNORECASE)
 _PHOTO_TOPIC = re.compile(
     r"\b(?:photos?|pictures?|images?)\s+(?:of|showing|with|about)\s+(.+)", re.IGNORECASE
 )
-# The filters sent as arguments to every tool that takes them (see ``_calls``).
-_ARGUMENT_FILTERS = frozenset({"level_number", "date_from", "date_to", "inspector", "company"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,12 +141,10 @@ def _calls(
     # rephrased in English, as a hosted model would (the upstream reads English).
     english = language(question) == "en"
     filters = reading.filters()
-    # The text-to-SQL reads status, kind, category and company from the (English)
-    # question; levels and dates travel as arguments too, so a tool that reads no text
-    # gets them and the narration may name them. Words like "open" are not sent as
-    # values: a value the turn sent is one the narration guard lets the model repeat.
-    # An inspector is an argument only: the text-to-SQL knows no person's name.
-    scoped = {k: v for k, v in filters.items() if k in _ARGUMENT_FILTERS}
+    # Every filter the question names travels as its own argument, as a good planner
+    # sends it: the chat server checks the arguments (not the words) against what the
+    # question asked, and a filter left in the words only is asked for again.
+    scoped = filters
     if reading.entity == "photos" and (topic := _photo_topic(reading, question, project)):
         if "search_photos" not in tools:
             return []

@@ -70,10 +70,10 @@ def _claim_has_standing(text: str, standing: Standing) -> bool:
     return any(s.exact_and_complete for s in standing.sources)
 
 
-def _verdict(
+def _number_verdict(
     text: str, slots: list[tuple[int, int]], standing: Standing, locale: Locale
 ) -> tuple[str, str] | None:
-    """The first rule ``text`` breaks, as (rule, token); slots are placeholders."""
+    """The first numeral ``text`` may not state, as (rule, token); slots are placeholders."""
     for numeral in find_numerals(_masked(text, slots), locale):
         if standing.strict:
             return "number_under_unknown", numeral.text
@@ -82,6 +82,10 @@ def _verdict(
         if standing.complete and _numeral_value(numeral, locale) in standing.exact_values:
             continue
         return "free_count", numeral.text
+    return None
+
+
+def _claim_verdict(text: str, standing: Standing) -> tuple[str, str] | None:
     claim = completeness_claim(text)
     if claim is not None and not _claim_has_standing(text, standing):
         return "completeness_claim", claim
@@ -91,6 +95,24 @@ def _verdict(
     return None
 
 
+def _verdict(
+    text: str, slots: list[tuple[int, int]], standing: Standing, locale: Locale
+) -> tuple[str, str] | None:
+    """The first rule ``text`` breaks, as (rule, token); slots are placeholders."""
+    return _number_verdict(text, slots, standing, locale) or _claim_verdict(text, standing)
+
+
+def _holding_claims(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The protected values that hold a claim's words whole (a title "No hi-vis vest in
+    loading area"): those are the value's words. A short value inside a claim — a status
+    "open" the turn sent in "No open findings were found" — excuses nothing."""
+    return [
+        (start, end)
+        for start, end in spans
+        if completeness_claim(text[start:end]) or absence_claim(text[start:end])
+    ]
+
+
 def judge(sentence: str, standing: Standing, locale: Locale) -> Drop | None:
     """None when the sentence may be published, else the first rule it breaks."""
     text = normalize(sentence)
@@ -98,11 +120,14 @@ def judge(sentence: str, standing: Standing, locale: Locale) -> Drop | None:
     found = _verdict(text, slots, standing, locale)
     if found is None or standing.strict:
         return None if found is None else Drop(*found, sentence)
-    # Only a suspect sentence pays for the evidence's values: a number or a claim
-    # inside a level name, a date, an id or a title is that value's, not the model's.
+    # Only a suspect sentence pays for the evidence's values: a number inside a level
+    # name, a date, an id or a title is that value's, not the model's; so is a claim
+    # a title spells out whole.
     protected = _protected_spans(text, standing)
     if protected:
-        found = _verdict(_masked(text, protected), slots, standing, locale)
+        found = _number_verdict(_masked(text, protected), slots, standing, locale) or (
+            _claim_verdict(_masked(text, _holding_claims(text, protected)), standing)
+        )
     return None if found is None else Drop(*found, sentence)
 
 

@@ -123,7 +123,7 @@ def with_scope_counts(narration: Narration, evidence: list[Evidence], locale: st
         count = render_slot("count", slot, locale)
         if count is not None:
             phrases = quoted([c.phrase for c in item.scope.unapplied], locale)
-            said.append(say(SCOPE_COUNT, locale, phrases=phrases, count=count))
+            said.append(say(SCOPE_COUNT, locale, phrases=phrases, figure=count))
     if not said:
         return narration
     text = " ".join([narration.text, *said]) if narration.text else " ".join(said)

@@ -284,9 +284,9 @@ SCOPE_MISSING_SIDE: Mapping[str, str] = {
 }
 # The code's own sentence for a count of another set: what it counts, and what it left out.
 SCOPE_COUNT: Mapping[str, str] = {
-    "en": "The count without {phrases}: {count}.",
-    "ko": "{phrases} 조건 없이 센 수: {count}.",
-    "ja": "{phrases}を除いて数えた件数: {count}。",
-    "de": "Die Zählung ohne {phrases}: {count}.",
-    "es": "El recuento sin {phrases}: {count}.",
+    "en": "The count without {phrases}: {figure}.",
+    "ko": "{phrases} 조건 없이 센 수: {figure}.",
+    "ja": "{phrases}を除いて数えた件数: {figure}。",
+    "de": "Die Zählung ohne {phrases}: {figure}.",
+    "es": "El recuento sin {phrases}: {figure}.",
 }

@@ -55,4 +55,7 @@ def test_a_well_behaved_turn_leaves_no_narration_drop(
     chat, store = audited_chat
     events = run_turn(chat, {"message": QUESTION}, token=stack.token(), scenario="default")
     assert events[-1].event == "done"
-    assert store.narration_drops(events[0].json()["turn_id"]) == []
+    rows = store.narration_drops(events[0].json()["turn_id"])
+    # The asked set's decisions are audited too: every constraint here was applied.
+    assert [r for r in rows if r["kind"] != "scope_applied"] == [], rows
+    assert {r["rule"] for r in rows} == {"project", "topic"}, rows

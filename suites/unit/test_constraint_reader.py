@@ -17,6 +17,7 @@ from beacon.adjudication.constraints import (
     Constraint,
     corrective_arguments,
     judge_scope,
+    missing_sides,
     read_constraints,
 )
 from beacon.lexicon.clock import ClockSettingError, today
@@ -241,6 +242,7 @@ def test_a_topic_is_applied_only_by_a_search_query_holding_it() -> None:
     constraints = (Constraint("topic", "guardrail", "guardrails"),)
     assert judge_scope(constraints, "search_photos", {"query": "Guardrails level 7"}).whole
     assert not judge_scope(constraints, "search_photos", {"query": "photos"}).whole
+    assert not judge_scope(constraints, "search_photos", {}).whole
     assert not judge_scope(constraints, "query_data", {"question": "guardrails"}).whole
 
 
@@ -264,3 +266,88 @@ def test_the_clock_is_the_utc_date_unless_one_setting_pins_it() -> None:
     assert today({"BEACON_TODAY": "2026-06-01"}) == date(2026, 6, 1)
     with pytest.raises(ClockSettingError, match="YYYY-MM-DD"):
         today({"BEACON_TODAY": "June"})
+
+
+def test_a_project_row_without_a_name_or_id_names_nothing() -> None:
+    rows = [{"id": "", "name": "Harbor Tower"}, {"id": "prj-x", "name": ""}]
+    assert (
+        read_constraints("How many photos are in harbor tower?", projects=rows, today=TODAY) == ()
+    )
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How many of Dana Whitfield's findings are open?",
+        "Show Dana Whitfield Findings",  # a capitalised record word ends no name
+    ],
+)
+def test_a_name_is_read_without_its_possessive_or_the_words_around_it(question: str) -> None:
+    assert axes(question)["person"] == "Dana Whitfield"
+
+
+@pytest.mark.parametrize(
+    ("question", "topic"),
+    [
+        ("Show me photos of cracked tiles on level 2", "cracked tiles"),
+        ("Fotos von Rissen im Beton", "rissen"),
+        ("fotos de grietas", "grietas"),
+    ],
+)
+def test_a_subject_no_topic_word_names_is_kept_as_the_topic(question: str, topic: str) -> None:
+    assert axes(question)["topic"] == topic
+
+
+def test_photos_of_nothing_but_function_words_have_no_topic() -> None:
+    assert "topic" not in axes("Show me photos of the")
+    assert "topic" not in axes("Show me photos, please")
+
+
+def test_a_flag_is_no_level() -> None:
+    constraints = (Constraint("level", "1", "level 1"),)
+    assert not judge_scope(constraints, "list_annotations", {"level_number": True}).whole
+
+
+def test_an_unknown_tool_applies_nothing_and_is_asked_for_nothing() -> None:
+    constraints = read_constraints(QUESTION, projects=PROJECTS, today=TODAY)
+    scope = judge_scope(constraints, "no_such_tool", FULL)
+    assert scope.applied == () and corrective_arguments(scope, "no_such_tool") == {}
+
+
+def test_the_correction_sets_a_project_and_a_search_topic() -> None:
+    constraints = read_constraints(
+        "photos of scaffolding at Harbor Tower in the morning", projects=PROJECTS, today=TODAY
+    )
+    scope = judge_scope(constraints, "search_photos", {"query": "photos"})
+    # A time of day has no window a tool could take: it stays disclosed, never asked for.
+    assert corrective_arguments(scope, "search_photos") == {
+        "project_id": "prj-harbor-tower",
+        "query": "scaffolding",
+    }
+
+
+def test_the_side_of_a_comparison_no_call_counted_is_missing() -> None:
+    constraints = read_constraints(
+        "level 3 vs level 4 of Harbor Tower", projects=PROJECTS, today=TODAY
+    )
+    three = judge_scope(constraints, "list_annotations", {"level_number": 3})
+    four = judge_scope(constraints, "list_annotations", {"level_number": 4})
+    assert [c.value for c in missing_sides(constraints, [three])] == ["4"]
+    assert missing_sides(constraints, [three, four]) == ()
+    # With no side counted there is no comparison to complete: the count is disclosed instead.
+    assert missing_sides(constraints, [judge_scope(constraints, "list_annotations", {})]) == ()
+
+
+def test_the_wire_scope_names_values_applied_and_phrases_unapplied() -> None:
+    constraints = read_constraints(QUESTION, projects=PROJECTS, today=TODAY)
+    wire = judge_scope(constraints, "list_annotations", {"project_id": "prj-maple-clinic"}).wire()
+    assert wire["applied"] == [{"axis": "project", "value": "prj-maple-clinic"}]
+    assert {"axis": "date", "phrase": "last week"} in wire["unapplied"]
+
+
+def test_the_correction_does_not_choose_a_side_of_a_comparison_for_the_planner() -> None:
+    constraints = read_constraints(
+        "level 3 vs level 4 of Harbor Tower", projects=PROJECTS, today=TODAY
+    )
+    scope = judge_scope(constraints, "list_annotations", {"project_id": "prj-harbor-tower"})
+    assert corrective_arguments(scope, "list_annotations") == {}

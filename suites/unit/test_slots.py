@@ -166,3 +166,14 @@ def test_a_boundary_at_the_end_of_the_buffer_waits_for_more_whitespace() -> None
     stream = SlotStream(SLOTS)
     out = stream.feed("{{count:c3}}. ") + stream.feed("\n") + stream.flush()
     assert out == render_narration("{{count:c3}}. \n", SLOTS)[0] == ""
+
+
+def test_a_count_of_another_set_is_never_rendered_in_the_models_sentence() -> None:
+    # Exactly 102 of level 2, but the question asked about last week: not the answer.
+    wider = SlotValue(Grade.EXACT, 102, 10, unapplied=("last week",))
+    text, audit = render_narration(
+        "There are {{count:c1}} photos. Here are some of them.", {"c1": wider}
+    )
+    assert "102" not in text and text == "Here are some of them."
+    assert [(e.kind, e.slot) for e in audit] == [("scope_unapplied", "c1")]
+    assert "last week" in audit[0].detail
