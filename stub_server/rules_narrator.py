@@ -12,6 +12,7 @@ import calendar
 from dataclasses import replace
 from typing import Any
 
+from beacon.lexicon.dates import MONTHS
 from stub_server.rules_copy import (
     AGGREGATE,
     AND,
@@ -39,7 +40,7 @@ from stub_server.rules_copy import (
     say,
 )
 from stub_server.rules_model import _block_value, _directory, _json_blocks, _last_user
-from stub_server.rules_reading import MONTHS, Reading, language, read
+from stub_server.rules_reading import Reading, language, read
 
 Anchor = dict[str, Any]
 LOCALES = ("en", "de", "es", "ko", "ja")

@@ -16,28 +16,19 @@ import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from beacon.lexicon.clock import today
+from beacon.lexicon.dates import MONTHS, read_dates
+from beacon.lexicon.words import CATEGORIES, KINDS, RECORDS, STATUSES, TOPICS
+from beacon.lexicon.words import LEVEL as _LEVEL
 from stub_server.corpus import COMPANIES, INSPECTORS, QUALITY_CATEGORIES, SAFETY_CATEGORIES
 
 Project = dict[str, str]
 
 # What a question is about: the stub's record kinds, by the words naming them.
 ENTITIES: Mapping[str, tuple[str, ...]] = {
-    "panoramas": (
-        r"panoramas?", r"panos?", r"captures?", r"360s?", r"panoramen", r"aufnahmen?",
-        r"panorámicas?", r"capturas?", r"파노라마", r"캡처", r"パノラマ", r"キャプチャ",
-    ),
-    "photos": (
-        r"photos?", r"pictures?", r"images?", r"\w*fotos?", r"\w*bilder?", r"fotografías?",
-        r"imágenes", r"imagen", r"사진", r"写真", r"画像",
-    ),
-    "findings": (
-        r"findings?", r"issues?", r"annotations?", r"observations?", r"defects?",
-        r"\w*befunde?", r"\w*mängel", r"mangel", r"feststellungen?", r"hallazgos?",
-        r"observaciones", r"observación", r"incidencias?", r"defectos?", r"지적\s*사항",
-        r"지적", r"이슈", r"결함", r"指摘", r"不具合",
-    ),
+    **{kind: RECORDS[kind] for kind in ("panoramas", "photos", "findings")},
     "trades": (r"trades?", r"gewerke?", r"oficios?", r"gremios?", r"공종", r"工種"),
-}  # fmt: skip
+}
 # Typed fields a "which/who …" question enumerates, by the words naming them.
 FIELDS: Mapping[str, tuple[str, ...]] = {
     "company": (
@@ -74,25 +65,6 @@ HOW_MANY = re.compile(
     r"건수|いくつ|何件|何枚|何個|件数|総数",
     re.IGNORECASE,
 )
-_LEVEL = re.compile(
-    r"\b(?:level|floor|lvl|ebene|geschoss|stock(?:werk)?|etage|nivel|planta|piso)\s*(\d{1,3})\b"
-    r"|\bl(\d{1,3})\b|(\d{1,3})\s*(?:층|階)|(\d{1,3})\.\s*(?:stock|og|etage)\b",
-    re.IGNORECASE,
-)
-MONTHS: Mapping[str, tuple[str, ...]] = {
-    "en": (
-        "january", "february", "march", "april", "may", "june",
-        "july", "august", "september", "october", "november", "december",
-    ),
-    "de": (
-        "januar", "februar", "märz", "april", "mai", "juni",
-        "juli", "august", "september", "oktober", "november", "dezember",
-    ),
-    "es": (
-        "enero", "febrero", "marzo", "abril", "mayo", "junio",
-        "julio", "agosto", "septiembre", "octubre", "noviembre", "diciembre",
-    ),
-}  # fmt: skip
 _NAMED_MONTH = re.compile(
     r"\b("
     + "|".join(sorted({m for names in MONTHS.values() for m in names}, key=len, reverse=True))
@@ -100,55 +72,6 @@ _NAMED_MONTH = re.compile(
     re.IGNORECASE,
 )
 _NUMBERED_MONTH = re.compile(r"(\d{4})\s*(?:년|年)\s*(\d{1,2})\s*(?:월|月)")
-STATUSES: Mapping[str, tuple[str, ...]] = {
-    "in_review": (
-        r"in review", r"in_review", r"under review", r"in prüfung", r"en revisión",
-        r"en revision", r"검토\s*중", r"確認中",
-    ),
-    "open": (
-        r"open", r"unresolved", r"outstanding", r"offene[nrsm]?", r"offen", r"abiert[oa]s?",
-        r"pendientes?", r"미해결", r"열린", r"未対応", r"未解決",
-    ),
-    "closed": (
-        r"closed", r"resolved", r"erledigte[nrsm]?", r"erledigt", r"geschlossene[nrsm]?",
-        r"cerrad[oa]s?", r"resuelt[oa]s?", r"해결된", r"해결됨", r"완료된", r"対応済み",
-        r"解決済み",
-    ),
-}  # fmt: skip
-KINDS: Mapping[str, tuple[str, ...]] = {
-    "safety": (r"safety", r"sicherheit\w*", r"seguridad", r"안전", r"安全"),
-    "quality": (r"quality", r"qualität\w*", r"calidad", r"품질", r"品質"),
-}
-# Categories by their English value (what the tool takes), with their other names.
-CATEGORIES: Mapping[str, tuple[str, ...]] = {
-    "fall protection": (r"fall protection", r"absturzsicherung", r"protección contra caídas",
-                        r"추락\s*방지", r"墜落防止"),
-    "ppe": (r"ppe", r"psa", r"epi", r"보호구", r"保護具"),
-    "housekeeping": (r"housekeeping", r"ordnung und sauberkeit", r"orden y limpieza",
-                     r"정리\s*정돈", r"整理整頓"),
-    "electrical": (r"electrical", r"elektrisch\w*", r"eléctric[oa]s?", r"전기", r"電気"),
-    "fire safety": (r"fire safety", r"brandschutz", r"protección contra incendios",
-                    r"소방", r"防火"),
-    "finish": (r"finish", r"oberfläche", r"acabados?", r"마감", r"仕上げ"),
-    "alignment": (r"alignment", r"ausrichtung", r"alineación", r"정렬", r"通り芯"),
-    "waterproofing": (r"waterproofing", r"abdichtung", r"impermeabilización", r"방수",
-                      r"防水"),
-}  # fmt: skip
-# Photo topics the search index knows (English queries), by their names in each locale.
-TOPICS: Mapping[str, tuple[str, ...]] = {
-    "missing hard hats": (r"missing hard hats?", r"hard hats?", r"helme?", r"schutzhelme?",
-                          r"cascos?", r"안전모", r"ヘルメット"),
-    "rebar": (r"rebar", r"bewehrung", r"armadura", r"varillas?", r"철근", r"鉄筋"),
-    "scaffolding": (r"scaffold(?:ing)?", r"gerüst\w*", r"andamios?", r"비계", r"足場"),
-    "fire extinguisher": (r"fire extinguishers?", r"extinguishers?", r"feuerlöscher",
-                          r"extintor(?:es)?", r"소화기", r"消火器"),
-    "water leak": (r"water leaks?", r"leaks?", r"wasserschäden?", r"undicht\w*", r"leck\w*",
-                   r"fugas?(?: de agua)?", r"누수", r"漏水"),
-    "formwork": (r"formwork", r"schalung", r"encofrados?", r"거푸집", r"型枠"),
-    "guardrail": (r"guardrails?", r"geländer", r"barandillas?", r"안전\s*난간", r"手すり"),
-    "cable tray": (r"cable trays?", r"kabeltrassen?", r"bandejas? de cables", r"케이블\s*트레이",
-                   r"ケーブルラック"),
-}  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,6 +90,9 @@ class Reading:
     company: str | None
     inspector: str | None  # who raised the findings, as the corpus spells the name
     topic: str | None
+    # Any other date the question names ("last week", "seit April", "先週"), as an
+    # inclusive (from, to) on the one clock the chat server reads it by too.
+    window: tuple[str, str] | None = None
 
     def filters(self) -> dict[str, str | int]:
         """The structured tool arguments the reading implies (query_data's names)."""
@@ -177,6 +103,8 @@ class Reading:
             year, month = self.month
             found["date_from"] = f"{year:04d}-{month:02d}-01"
             found["date_to"] = f"{year:04d}-{month:02d}-{_last_day(year, month):02d}"
+        elif self.window is not None:
+            found["date_from"], found["date_to"] = self.window
         if self.entity == "findings":
             for name in ("status", "kind", "category", "company", "inspector"):
                 value = getattr(self, name)
@@ -247,6 +175,15 @@ def _month(text: str) -> tuple[int, int] | None:
     return None
 
 
+def _window(question: str) -> tuple[str, str] | None:
+    """The first closed date window the question names, on the shared clock."""
+    for phrase in read_dates(question, today()):
+        start, end = phrase.window.start, phrase.window.end
+        if start is not None and end is not None:
+            return start.isoformat(), end.isoformat()
+    return None
+
+
 def _company(text: str) -> str | None:
     for company in COMPANIES:
         if fold(company) in text or re.search(rf"(?<!\w){fold(company.split()[0])}(?!\w)", text):
@@ -288,6 +225,7 @@ def read(question: str, directory: list[Project]) -> Reading:
         field=field,
         level=level,
         month=_month(text),
+        window=_window(question),
         status=_first(STATUSES, text),
         kind=kind,
         category=category,
@@ -322,6 +260,8 @@ def english_question(reading: Reading) -> str:
     if reading.month is not None:
         year, month = reading.month
         phrase += f" in {MONTHS['en'][month - 1].capitalize()} {year}"
+    elif reading.window is not None:
+        phrase += " between {} and {}".format(*reading.window)
     return f"How many {phrase}?" if reading.count else f"List all {phrase}"
 
 

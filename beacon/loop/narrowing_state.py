@@ -169,7 +169,16 @@ def _tallies(
     else:
         rows, readers = records, _FROM_RECORD
     tallies: dict[str, Counter[Value]] = {}
+    # An axis the call already narrowed is not offered again ("photos on level 7" is
+    # not asked "which level?"): its arguments went out with a value.
+    sent = {
+        axis.name
+        for axis in _axes(evidence.tool)
+        if any(evidence.arguments.get(key) is not None for key in axis.arguments)
+    }
     for axis in offerable_axes(evidence.tool, tuple(readers)):
+        if axis in sent:
+            continue
         found = Counter(v for row in rows if (v := readers[axis](row)) is not None)
         if found:
             tallies[axis] = found
