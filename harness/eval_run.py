@@ -18,10 +18,20 @@ class Score:
     grade_ok: bool
     slot_answered: bool
     detail: str
+    # A graded count of another set than the one asked, stated as the answer: the
+    # failure Beacon exists to prevent. Must be 0 over the whole eval.
+    wrong_set: bool = False
 
     @property
     def passed(self) -> bool:
-        return self.grade_ok and self.slot_answered
+        return self.grade_ok and self.slot_answered and not self.wrong_set
+
+    @property
+    def verdict(self) -> str:
+        """right (slot and grade), partly (one of them), wrong (neither, or a wrong set)."""
+        if self.wrong_set or not (self.grade_ok or self.slot_answered):
+            return "wrong"
+        return "right" if self.passed else "partly"
 
 
 def _refs(events: list[SseEvent]) -> dict[str, object]:
@@ -78,6 +88,42 @@ def in_locale(answer: str, locale: str) -> bool:
     return not ENGLISH_WORDS.search(answer)
 
 
+def _sentences(answer: str) -> list[str]:
+    return [part for part in re.split(r"(?<=[.!?。])\s*", answer) if part.strip()]
+
+
+def _states(sentence: str, value: int, locale: str) -> bool:
+    grouped = f"{value:,}".replace(",", GROUPING[locale])
+    number = rf"{re.escape(grouped)}|{value}"
+    return bool(re.search(rf"(?<![\d.,])({number})(?![\d]|[.,]\d)", sentence))
+
+
+def stated_wider_set(events: list[SseEvent], answer: str, locale: str) -> bool:
+    """A count that left out a constraint of the question, stated in a sentence that
+    does not say what it left out (the scope sentence names each unapplied phrase)."""
+    counts = _refs(events)["counts"]
+    assert isinstance(counts, list)
+    for count in counts:
+        phrases = [u["phrase"] for u in count.get("scope", {}).get("unapplied", [])]
+        total = count.get("total")
+        if not phrases or not isinstance(total, int) or total == 0:
+            continue
+        for sentence in _sentences(answer):
+            if _states(sentence, total, locale) and not all(p in sentence for p in phrases):
+                return True
+    return False
+
+
+def _disclosure_score(case: Case, events: list[SseEvent], answer: str, grade_ok: bool) -> Score:
+    notices = [e.json() for e in events if e.event == "notice"]
+    named = " ".join(str(n.get("text", "")) for n in notices if n.get("kind") == "disclosure")
+    failed = any(n.get("kind") in ("failure", "denied") for n in notices)
+    disclosed = all(p in named for p in case.disclosed) or (failed and not re.search(r"\d", answer))
+    wrong = stated_wider_set(events, answer, case.locale)
+    detail = "disclosed" if disclosed else f"not disclosed: {named or answer}"
+    return Score(case, True, disclosed and not wrong, detail, wrong_set=wrong)
+
+
 def score(case: Case, events: list[SseEvent]) -> Score:
     if events[-1].event != "done":
         return Score(case, False, False, f"ended in {events[-1].event}")
@@ -89,6 +135,9 @@ def score(case: Case, events: list[SseEvent]) -> Score:
     grade_ok = primary["grade"] == (case.honest_grade or case.grade)
     if not in_locale(answer, case.locale):
         return Score(case, grade_ok, False, f"not written in {case.locale}: {answer}")
+    if case.disclosed:
+        return _disclosure_score(case, events, answer, grade_ok)
+    wrong = stated_wider_set(events, answer, case.locale)
     if case.denied:
         notices = [e.json() for e in events if e.event == "notice"]
         denied = any(n.get("kind") == "denied" for n in notices)
@@ -98,7 +147,8 @@ def score(case: Case, events: list[SseEvent]) -> Score:
         sets = refs.get("sets") or []
         members = tuple(sets[0]["members"]) if isinstance(sets, list) and sets else ()
         answered = members == case.members and all(m in answer for m in case.members)
-        return Score(case, grade_ok, answered, f"members {len(members)}/{len(case.members)}")
+        detail = f"members {len(members)}/{len(case.members)}"
+        return Score(case, grade_ok, answered, detail, wrong_set=wrong)
     if case.grade == "UNKNOWN":
         answered = primary["total"] is None and not re.search(r"\d", answer)
         return Score(case, grade_ok, answered, "no number stated" if answered else answer)
@@ -106,7 +156,20 @@ def score(case: Case, events: list[SseEvent]) -> Score:
     answered = primary["total"] == case.value and _stated(
         answer, case.value, case.grade, case.locale
     )
-    return Score(case, grade_ok, answered, f"total {primary['total']} vs gold {case.value}")
+    total = primary["total"]
+    # An exact count the gold says is of another size, stated as exact: another set.
+    # (A count that says what it left out is judged by its scope sentence, above.)
+    scope = primary.get("scope")
+    unscoped = not (isinstance(scope, dict) and scope.get("unapplied"))
+    if (
+        case.grade == "EXACT"
+        and primary["grade"] == "EXACT"
+        and isinstance(total, int)
+        and unscoped
+    ):
+        wrong = wrong or (total != case.value and _stated(answer, total, "EXACT", case.locale))
+    detail = f"total {total} vs gold {case.value}"
+    return Score(case, grade_ok, answered, detail, wrong_set=wrong)
 
 
 def run(stack: Stack, cases: list[Case]) -> list[Score]:
@@ -135,6 +198,20 @@ def run(stack: Stack, cases: list[Case]) -> list[Score]:
     ]
 
 
+def table(scores: list[Score]) -> list[str]:
+    """right / partly / wrong / wrong-set per question kind, then per locale."""
+    lines = [f"{'':<16}{'right':>7}{'partly':>8}{'wrong':>7}{'wrong-set':>11}"]
+    for title in ("kind", "locale"):
+        lines.append(f"by {title}:")
+        keys = [s.case.shape if title == "kind" else s.case.locale for s in scores]
+        for name in sorted(set(keys)):
+            group = [s for s, key in zip(scores, keys, strict=True) if key == name]
+            tally = [sum(s.verdict == v for s in group) for v in ("right", "partly", "wrong")]
+            wrong_set = sum(s.wrong_set for s in group)
+            lines.append(f"  {name:<14}{tally[0]:>7}{tally[1]:>8}{tally[2]:>7}{wrong_set:>11}")
+    return lines
+
+
 def report(scores: list[Score]) -> str:
     answered = sum(s.slot_answered for s in scores)
     graded = sum(s.grade_ok for s in scores)
@@ -143,7 +220,9 @@ def report(scores: list[Score]) -> str:
         f"gold eval: {len(scores)} questions",
         f"slots answered: {answered}/{len(scores)}",
         f"grades correct: {graded}/{len(scores)}",
+        f"wrong-set graded counts: {sum(s.wrong_set for s in scores)} (must be 0)",
         f"kept red on purpose: {sum(not s.passed for s in red)}/{len(red)}",
+        *table(scores),
     ]
     lines += [f"  RED {s.case.id}: {s.case.red_reason}" for s in red if not s.passed]
     lines += [
@@ -157,7 +236,7 @@ def main() -> int:
         scores = run(stack, gold_cases())
     print(report(scores))
     unexpected = [s for s in scores if s.passed == bool(s.case.red_reason)]
-    return 1 if unexpected else 0
+    return 1 if unexpected or any(s.wrong_set for s in scores) else 0
 
 
 if __name__ == "__main__":

@@ -175,6 +175,10 @@ def _month(text: str) -> tuple[int, int] | None:
     return None
 
 
+def _month_window(year: int, month: int) -> tuple[str, str]:
+    return f"{year:04d}-{month:02d}-01", f"{year:04d}-{month:02d}-{_last_day(year, month):02d}"
+
+
 def _window(question: str) -> tuple[str, str] | None:
     """The first closed date window the question names, on the shared clock."""
     for phrase in read_dates(question, today()):
@@ -218,14 +222,17 @@ def read(question: str, directory: list[Project]) -> Reading:
         kind = None  # "fire safety" names a category, not the safety kind
     if category is not None and category not in (*SAFETY_CATEGORIES, *QUALITY_CATEGORIES):
         category = None
+    window, month = _window(question), _month(text)
+    if month is not None and window is not None and window != _month_window(*month):
+        month = None  # "since March 2026" names March, but asks from March to today
     return Reading(
         project=project,
         entity=entity,
         count=bool(HOW_MANY.search(text)) and field is None,
         field=field,
         level=level,
-        month=_month(text),
-        window=_window(question),
+        month=month,
+        window=window,
         status=_first(STATUSES, text),
         kind=kind,
         category=category,

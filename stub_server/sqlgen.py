@@ -13,10 +13,12 @@ the queried table lacks is refused, never ignored.
 
 from __future__ import annotations
 
-import calendar
 import re
 from dataclasses import dataclass, fields, replace
+from datetime import date, timedelta
 
+from beacon.lexicon.clock import today
+from beacon.lexicon.dates import read_dates
 from stub_server.corpus import COMPANIES, QUALITY_CATEGORIES, SAFETY_CATEGORIES
 
 
@@ -105,9 +107,6 @@ _ENTITIES: tuple[_Entity, ...] = (
 )
 _COUNT = re.compile(r"\b(how many|count|number of|total number)\b")
 _LEVEL = re.compile(r"\b(?:level|floor|lvl)\s*(\d{1,3})\b|\bl(\d{1,3})\b")
-_MONTH = re.compile(
-    r"\b(" + "|".join(m.lower() for m in calendar.month_name[1:]) + r")\s+(\d{4})\b"
-)
 # Names a caller types (a company, a person) match in any case; vocabularies match exactly.
 _NOCASE = frozenset({"company", "inspector"})
 _STATUSES: tuple[tuple[str, str], ...] = (
@@ -183,6 +182,14 @@ def _structured(entity: _Entity, filters: Filters) -> tuple[list[str], tuple[str
     return where, tuple(params)
 
 
+def _window(question: str) -> tuple[date | None, date | None] | None:
+    """The first date window the question names (any of the five locales), or None."""
+    for phrase in read_dates(question, today()):
+        if not phrase.time_of_day:
+            return phrase.window.start, phrase.window.end
+    return None
+
+
 def to_sql(question: str, project_id: str, filters: Filters | None = None) -> Query:
     """Translate a question about one project into SQL; ``?`` binds ``project_id``.
 
@@ -195,12 +202,13 @@ def to_sql(question: str, project_id: str, filters: Filters | None = None) -> Qu
         where.extend(_annotation_filters(text))
     if entity.table != "levels" and (level := _LEVEL.search(text)):
         where.insert(min(len(where), 3), f"level_number = {int(level.group(1) or level.group(2))}")
-    if entity.date_column and (month := _MONTH.search(text)):
-        number = list(calendar.month_name).index(month.group(1).capitalize())
-        year = int(month.group(2))
-        end_year, end_month = (year + 1, 1) if number == 12 else (year, number + 1)
-        where.append(f"{entity.date_column} >= '{year:04d}-{number:02d}-01'")
-        where.append(f"{entity.date_column} < '{end_year:04d}-{end_month:02d}-01'")
+    if entity.date_column and (window := _window(question)) is not None:
+        # "in March 2026", "since April", "last week", "先週": on the clock Beacon reads too.
+        start, end = window
+        if start is not None:
+            where.append(f"{entity.date_column} >= '{start.isoformat()}'")
+        if end is not None:  # inclusive of the whole last day, whatever the column's time
+            where.append(f"{entity.date_column} < '{(end + timedelta(days=1)).isoformat()}'")
     extra, bound = _structured(entity, filters or Filters())
     clause = " AND ".join([*where, *extra])
     params = (project_id, *bound)

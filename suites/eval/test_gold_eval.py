@@ -22,8 +22,8 @@ CASES = gold_cases()
 LOCALES = ("en", "de", "es", "ko", "ja")
 
 
-def test_the_eval_has_at_least_sixty_questions_with_computed_gold() -> None:
-    assert len(CASES) >= 60 and len({c.id for c in CASES}) == len(CASES)
+def test_the_eval_has_at_least_two_hundred_twenty_questions_with_computed_gold() -> None:
+    assert len(CASES) >= 220 and len({c.id for c in CASES}) == len(CASES)
     assert all(c.red_reason is None or len(c.red_reason) > 20 for c in CASES)
 
 
@@ -74,3 +74,36 @@ def test_the_scorer_refuses_a_wrong_number() -> None:
     done = '{"turn_id":"t","seq":3,"finish_reason":"stop","answer":"There are exactly 25."}'
     events = [SseEvent("references", "2", refs), SseEvent("done", "3", done)]
     assert not score(case, events).slot_answered
+
+
+def test_the_asked_set_shapes_are_asked_in_all_five_locales() -> None:
+    for shape in ("person", "company", "kind", "relative-date", "combined", "disclosure"):
+        locales = {c.locale for c in CASES if c.shape == shape}
+        assert locales == set(LOCALES), (shape, locales)
+    disclosed = [c for c in CASES if c.disclosed]
+    # A constraint no tool applies, on more than one axis: time of day, topic, person.
+    assert len({c.id.split("-")[1] for c in disclosed}) >= 3 and len(disclosed) >= 15
+
+
+def scoped_turn(answer: str, total: int, unapplied: list[str]) -> list[SseEvent]:
+    scope = {"applied": [], "unapplied": [{"axis": "date", "phrase": p} for p in unapplied]}
+    count = {"grade": "EXACT", "total": total, "scope": scope}
+    refs = {"turn_id": "t", "seq": 2, "citations": [], "counts": [count]}
+    done = {"turn_id": "t", "seq": 3, "finish_reason": "stop", "answer": answer}
+    return [SseEvent("references", "2", json.dumps(refs)), SseEvent("done", "3", json.dumps(done))]
+
+
+def test_the_scorer_counts_a_wider_set_stated_without_its_scope_as_wrong_set() -> None:
+    case = Case("t", "q", "EXACT", 0, kind="relative-date")
+    stated = score(case, scoped_turn("There are exactly 102 photos.", 102, ["last week"]))
+    assert stated.wrong_set and stated.verdict == "wrong"
+    scoped = score(
+        case, scoped_turn("The count without “last week”: exactly 102.", 102, ["last week"])
+    )
+    assert not scoped.wrong_set
+
+
+def test_the_scorer_counts_an_exact_count_of_another_size_as_wrong_set() -> None:
+    case = Case("t", "q", "EXACT", 10)
+    assert score(case, turn("Maple Clinic has exactly 90 findings.", 90)).wrong_set
+    assert not score(case, turn("Maple Clinic has exactly 10 findings.", 10)).wrong_set
