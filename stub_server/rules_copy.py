@@ -20,6 +20,10 @@ NOUNS: Mapping[str, Copy] = {
                  "ja": "指摘"},
     "trades": {"en": "trades", "de": "Gewerke", "es": "oficios", "ko": "공종", "ja": "工種"},
     "levels": {"en": "levels", "de": "Ebenen", "es": "niveles", "ko": "층", "ja": "階"},
+    "documents": {"en": "documents", "de": "Dokumente", "es": "documentos", "ko": "문서",
+                  "ja": "文書"},
+    "clashes": {"en": "clashes", "de": "Kollisionen", "es": "colisiones", "ko": "간섭",
+                "ja": "干渉"},
     "records": {"en": "records", "de": "Datensätze", "es": "registros", "ko": "항목",
                 "ja": "記録"},
 }  # fmt: skip

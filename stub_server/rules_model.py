@@ -13,7 +13,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from stub_server.rules_corrections import correction_reply_calls
-from stub_server.rules_reading import Reading, english_question, language, read
+from stub_server.rules_follow_up import follow_up
+from stub_server.rules_reading import Reading, english_question, language
 
 _JSON_BLOCK = re.compile(r"```json\n(.*?)\n```", re.DOTALL)
 _HOW_MANY = re.compile(r"\b(how many|number of|count)\b", re.IGNORECASE)
@@ -132,6 +133,46 @@ def _photo_topic(reading: Reading, question: str, project: dict[str, str]) -> st
     return None
 
 
+# Record kinds only one tool serves, and that tool.
+_SITE_TOOLS = {
+    "documents": "search_documents",
+    "clashes": "get_clash_report",
+    "progress": "get_progress_summary",
+}
+_RFI = re.compile(r"\brfis?\b", re.IGNORECASE)
+_SPEC = re.compile(r"\bspec(?:ification)?s?\b", re.IGNORECASE)
+
+
+def _site_calls(reading: Reading, question: str, pid: str, tools: set[str]) -> list[dict[str, Any]]:
+    """Documents, clashes and progress: the one tool that holds them, filters as arguments."""
+    assert reading.entity is not None
+    tool = _SITE_TOOLS[reading.entity]
+    if tool not in tools:
+        return []
+    arguments: dict[str, Any] = {"project_id": pid}
+    if tool == "search_documents":
+        kind = "rfi" if _RFI.search(question) else "spec" if _SPEC.search(question) else None
+        # A keyword search: the subject's words, else the document kind itself ("RFI").
+        arguments["query"] = reading.topic or reading.category or kind or "document"
+        if kind is not None:
+            arguments["kind"] = kind
+    elif reading.level is not None:
+        arguments["level_number"] = reading.level
+    return [_call(1, tool, arguments)]
+
+
+def _per_side(reading: Reading, pid: str, tools: set[str]) -> list[dict[str, Any]]:
+    """A comparison ("level 3 vs level 4"): one count per side, each its own question."""
+    if "query_data" not in tools:
+        return []
+    calls = []
+    for n, level in enumerate(reading.levels, start=1):
+        side = replace(reading, level=level, levels=(level,))
+        arguments = {"project_id": pid, "question": english_question(side), **side.filters()}
+        calls.append(_call(n, "query_data", arguments))
+    return calls
+
+
 def _calls(
     reading: Reading, question: str, project: dict[str, str], tools: set[str]
 ) -> list[dict[str, Any]]:
@@ -150,6 +191,10 @@ def _calls(
             return []
         arguments: dict[str, Any] = {"project_id": pid, "query": topic, "limit": 10, **scoped}
         return [_call(1, "search_photos", arguments)]
+    if reading.entity in _SITE_TOOLS:
+        return _site_calls(reading, question, pid, tools)
+    if reading.count and len(reading.levels) > 1:
+        return _per_side(reading, pid, tools)
     if reading.entity == "trades":
         if "get_progress_summary" not in tools:
             return []
@@ -193,7 +238,7 @@ def plan(messages: list[dict[str, Any]], tool_names: set[str]) -> Reply:
         return Reply("", [_call(1, str(narrowing["tool"]), dict(narrowing.get("arguments") or {}))])
     question = _this_level(question, messages)
     directory = _directory(messages)
-    reading = read(question, directory)
+    reading, question = follow_up(messages[:user_index], question, directory)
     project = reading.project
     if project is None:
         view_id = _view_project(messages)

@@ -26,9 +26,15 @@ Project = dict[str, str]
 
 # What a question is about: the stub's record kinds, by the words naming them.
 ENTITIES: Mapping[str, tuple[str, ...]] = {
-    **{kind: RECORDS[kind] for kind in ("panoramas", "photos", "findings")},
+    **{kind: RECORDS[kind] for kind in ("panoramas", "photos", "findings", "documents")},
     "trades": (r"trades?", r"gewerke?", r"oficios?", r"gremios?", r"공종", r"工種"),
-}
+    "clashes": (r"clash(?:es)?", r"clash report", r"bim", r"kollisionen", r"kollision",
+                r"colisiones", r"colisión", r"간섭", r"干渉"),
+    "progress": (r"progress", r"fortschritt\w*", r"baufortschritt", r"avance", r"progreso",
+                 r"진척\w*", r"공정률", r"進捗"),
+    "levels": (r"levels", r"floors", r"ebenen", r"geschosse", r"stockwerke", r"niveles",
+               r"plantas"),
+}  # fmt: skip
 # Typed fields a "which/who …" question enumerates, by the words naming them.
 FIELDS: Mapping[str, tuple[str, ...]] = {
     "company": (
@@ -93,6 +99,8 @@ class Reading:
     # Any other date the question names ("last week", "seit April", "先週"), as an
     # inclusive (from, to) on the one clock the chat server reads it by too.
     window: tuple[str, str] | None = None
+    # Every level named, in order: two or more is a comparison, one call per side.
+    levels: tuple[int, ...] = ()
 
     def filters(self) -> dict[str, str | int]:
         """The structured tool arguments the reading implies (query_data's names)."""
@@ -208,8 +216,10 @@ def _inspector(text: str) -> str | None:
 def read(question: str, directory: list[Project]) -> Reading:
     project = project_in(question, directory)
     text = _without_project(fold(question), project)
-    level_match = _LEVEL.search(text)
-    level = next((int(g) for g in level_match.groups() if g), None) if level_match else None
+    levels = tuple(
+        dict.fromkeys(next(int(g) for g in m.groups() if g) for m in _LEVEL.finditer(text))
+    )
+    level = levels[0] if levels else None
     field = _asked_field(text)
     entity = _first(ENTITIES, text)
     if entity is None and field in ("company", "inspector", "category", "status"):
@@ -231,6 +241,7 @@ def read(question: str, directory: list[Project]) -> Reading:
         count=bool(HOW_MANY.search(text)) and field is None,
         field=field,
         level=level,
+        levels=levels,
         month=month,
         window=window,
         status=_first(STATUSES, text),

@@ -220,10 +220,20 @@ def read_constraints(
     statuses, text = _table("status", STATUSES, text)
     categories, text = _table("category", CATEGORIES, text)
     kinds, text = _table("kind", KINDS, text)
+    if _searched(question):
+        # A photo or a document has no category or kind: those words are what it shows.
+        topics += [Constraint("topic", c.value, c.phrase) for c in categories + kinds]
+        categories, kinds = [], []
     found += dates + names + levels + statuses + categories + kinds + topics
     if not topics and (free := _free_topic(text)) is not None:
         found.append(free)
     return tuple(found)
+
+
+def _searched(question: str) -> bool:
+    """The question is about records found by a search (photos, documents)."""
+    hit = first_match(RECORDS, fold_keep(unicodedata.normalize("NFKC", question)))
+    return hit is not None and hit[0] in ("photos", "documents")
 
 
 def _same(sent: Any, value: str) -> bool:
