@@ -1,0 +1,149 @@
+"""The default model plans what a site team asks: comparisons, follow-ups, documents,
+clashes and progress — each over real HTTP, each figure computed here from the corpus.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from beacon.cli.ask import run_turn
+from beacon.wire.sse import SseEvent
+from harness.stack import Stack
+from stub_server.corpus import build_corpus
+
+pytestmark = pytest.mark.e2e
+HARBOR, MAPLE, CEDAR = "prj-harbor-tower", "prj-maple-clinic", "prj-cedar-school"
+
+
+def frames(events: list[SseEvent], kind: str) -> list[dict[str, Any]]:
+    return [e.json() for e in events if e.event == kind]
+
+
+def counts(events: list[SseEvent]) -> list[dict[str, Any]]:
+    (refs,) = frames(events, "references")
+    found = refs["counts"]
+    assert isinstance(found, list)
+    return found
+
+
+def answer(events: list[SseEvent]) -> str:
+    (done,) = frames(events, "done")
+    return str(done["answer"])
+
+
+def findings(project: str, **fields: object) -> int:
+    return sum(
+        1
+        for a in build_corpus().annotations
+        if a.project_id == project and all(getattr(a, k) == v for k, v in fields.items())
+    )
+
+
+def single(stack: Stack, token: str, question: str) -> list[SseEvent]:
+    return run_turn(stack.chat_url, {"mode": "single", "message": question}, token=token)
+
+
+def conversation(stack: Stack, token: str, questions: list[str]) -> list[list[SseEvent]]:
+    turns: list[list[SseEvent]] = []
+    session: str | None = None
+    for question in questions:
+        body: dict[str, Any] = {"mode": "chat", "message": question}
+        if session is not None:
+            body["session_id"] = session
+        events = run_turn(stack.chat_url, body, token=token)
+        session = events[0].json()["session_id"]
+        turns.append(events)
+    return turns
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How many open findings are on level 3 vs level 4 of Harbor Tower?",
+        "Wie viele offene Befunde gibt es auf Ebene 3 und Ebene 4 von Harbor Tower?",
+    ],
+)
+def test_a_comparison_counts_each_side_with_its_own_call(
+    stack: Stack, token: str, question: str
+) -> None:
+    events = single(stack, token, question)
+    found = {
+        tuple(sorted((a["axis"], a["value"]) for a in c["scope"]["applied"])): c
+        for c in counts(events)
+    }
+    for level in (3, 4):
+        key = (("level", str(level)), ("project", HARBOR), ("status", "open"))
+        assert key in found, found.keys()
+        truth = findings(HARBOR, level_number=level, status="open")
+        assert (found[key]["grade"], found[key]["total"]) == ("EXACT", truth)
+        assert f"{truth:,}".replace(",", ".") in answer(events) or f"{truth:,}" in answer(events)
+    # Both sides were counted: nothing of the question is disclosed as left out.
+    assert not [n for n in frames(events, "notice") if n["kind"] == "disclosure"]
+
+
+def test_a_comparison_whose_second_side_no_call_counted_is_disclosed(
+    stack: Stack, token: str
+) -> None:
+    # The planner drops the level from its calls and ignores the correction.
+    events = run_turn(
+        stack.chat_url,
+        {
+            "mode": "single",
+            "message": "How many open findings are on level 3 vs level 4 of Maple Clinic?",
+        },
+        token=token,
+        scenario="model-drops-level-ignores",
+    )
+    notices = " ".join(n["text"] for n in frames(events, "notice") if n["kind"] == "disclosure")
+    assert "level 3" in notices and "level 4" in notices
+
+
+def test_a_follow_up_keeps_the_set_and_moves_or_narrows_it(stack: Stack, token: str) -> None:
+    first, moved, narrowed = conversation(
+        stack,
+        token,
+        [
+            "How many open findings are on level 3 of Harbor Tower?",
+            "And on level 4?",
+            "How many of them are safety findings?",
+        ],
+    )
+    assert counts(first)[0]["total"] == findings(HARBOR, level_number=3, status="open")
+    assert counts(moved)[0]["total"] == findings(HARBOR, level_number=4, status="open")
+    safety = findings(HARBOR, level_number=4, status="open", kind="safety")
+    assert (counts(narrowed)[0]["grade"], counts(narrowed)[0]["total"]) == ("EXACT", safety)
+    assert f"exactly {safety}" in answer(narrowed)
+
+
+def test_a_level_typed_after_a_counter_question_narrows_the_same_search(
+    stack: Stack, token: str
+) -> None:
+    search, level = conversation(
+        stack, token, ["Photos of missing hard hats in Harbor Tower", "Level 3"]
+    )
+    assert any(n["kind"] == "counter_question" for n in frames(search, "notice"))
+    calls = [c["arguments"] for c in frames(level, "tool_call") if c["tool"] == "search_photos"]
+    assert calls and calls[0]["query"] == "missing hard hats" and calls[0]["level_number"] == 3
+    assert "Which project" not in answer(level)
+
+
+def test_rfis_clashes_and_levels_go_to_the_tools_that_hold_them(stack: Stack, token: str) -> None:
+    corpus = build_corpus()
+    rfis = single(stack, token, "Show me the RFIs for Harbor Tower.")
+    (call,) = [c for c in frames(rfis, "tool_call") if c["tool"] != "list_projects"]
+    assert call["tool"] == "search_documents" and call["arguments"]["kind"] == "rfi"
+    assert counts(rfis)[0]["total"] == sum(
+        1 for d in corpus.documents if d.project_id == HARBOR and d.kind == "rfi"
+    )
+    clashes = single(stack, token, "Show the clash report for Harbor Tower.")
+    assert [c["tool"] for c in frames(clashes, "tool_call")][-1] == "get_clash_report"
+    assert counts(clashes)[0]["total"] == sum(1 for c in corpus.clashes if c.project_id == HARBOR)
+    levels = single(stack, token, "How many levels does Cedar School have?")
+    assert (counts(levels)[0]["grade"], counts(levels)[0]["total"]) == (
+        "EXACT",
+        sum(1 for lv in corpus.levels if lv.project_id == CEDAR),
+    )
+    progress = single(stack, token, "What is the progress on level 2 of Cedar School?")
+    assert [c["tool"] for c in frames(progress, "tool_call")][-1] == "get_progress_summary"
