@@ -152,6 +152,42 @@ ENUMERATED_NONE: Copy = {
     "ko": "{where} 기록된 {noun}이(가) 없습니다.",
     "ja": "{where}記録された{noun}はありません。",
 }
+# "Who raised the most …": code's leaders from every record (a tie names them all).
+MOST: Copy = {
+    "en": "Counted over every matching record, the most frequent {noun}: {listed}.",
+    "de": "Über alle passenden Datensätze gezählt, am häufigsten ({noun}): {listed}.",
+    "es": "Contados todos los registros, los {noun} más frecuentes: {listed}.",
+    "ko": "해당 기록 전체를 센 결과 가장 많은 {noun}: {listed}.",
+    "ja": "該当する全記録を数えた結果、最も多い{noun}: {listed}。",
+}
+MOST_TIED: Copy = {
+    "en": "Counted over every matching record, these {noun} are tied for the most: {listed}.",
+    "de": "Über alle passenden Datensätze gezählt, liegen diese {noun} gleichauf vorn: {listed}.",
+    "es": "Contados todos los registros, estos {noun} empatan en el primer puesto: {listed}.",
+    "ko": "해당 기록 전체를 센 결과 다음 {noun}이(가) 공동 1위입니다: {listed}.",
+    "ja": "該当する全記録を数えた結果、次の{noun}が同数で最多です: {listed}。",
+}
+LATEST: Copy = {
+    "en": "The latest date among every matching record: {listed}.",
+    "de": "Das späteste Datum aller passenden Datensätze: {listed}.",
+    "es": "La fecha más reciente de todos los registros: {listed}.",
+    "ko": "해당 기록 전체 중 가장 최근 날짜: {listed}.",
+    "ja": "該当する全記録のうち最も新しい日付: {listed}。",
+}
+EARLIEST: Copy = {
+    "en": "The earliest date among every matching record: {listed}.",
+    "de": "Das früheste Datum aller passenden Datensätze: {listed}.",
+    "es": "La fecha más antigua de todos los registros: {listed}.",
+    "ko": "해당 기록 전체 중 가장 이른 날짜: {listed}.",
+    "ja": "該当する全記録のうち最も古い日付: {listed}。",
+}
+UNSETTLED: Copy = {
+    "en": "The records returned are only part of the set, so they do not settle this.",
+    "de": "Die gelieferten Datensätze sind nur ein Teil der Treffer und entscheiden das nicht.",
+    "es": "Los registros devueltos son solo una parte y no lo deciden.",
+    "ko": "반환된 기록은 일부일 뿐이라 이를 판단할 수 없습니다.",
+    "ja": "返された記録は一部のみのため、これは判断できません。",
+}
 FIXED: Mapping[str, Copy] = {
     "unknown_count": {
         "en": "The data source answered without saying how many results there are, so I "

@@ -18,6 +18,7 @@ from stub_server.rules_copy import (
     AND,
     COMPANY,
     COUNTERS,
+    EARLIEST,
     ENUMERATED,
     ENUMERATED_NONE,
     ENUMERATED_PARTIAL,
@@ -25,8 +26,11 @@ from stub_server.rules_copy import (
     FIXED,
     INSPECTOR,
     KIND_WORDS,
+    LATEST,
     LEVEL,
     MONTH,
+    MOST,
+    MOST_TIED,
     NO_EVIDENCE,
     NOUNS,
     PHOTO_SEARCH,
@@ -34,6 +38,7 @@ from stub_server.rules_copy import (
     SHOWN,
     STATUS_WORDS,
     THE_PROJECT,
+    UNSETTLED,
     WHAT_I_CAN_DO,
     WHERE,
     WHICH_PROJECT,
@@ -117,10 +122,30 @@ def _count_sentences(
     return [sentence]
 
 
+def _listed(members: list[str], locale: str) -> str:
+    if locale in ("ko", "ja"):
+        return AND[locale].join(members)
+    joiner = AND.get(locale, AND["en"])
+    return members[0] if len(members) == 1 else ", ".join(members[:-1]) + joiner + members[-1]
+
+
+def _extreme_sentence(a: Anchor, noun: str, locale: str) -> str:
+    leaders = [str(m) for m in a.get("leaders", [])]
+    if not leaders:
+        return say(UNSETTLED, locale)
+    extreme = a.get("extreme")
+    if extreme in ("latest", "earliest"):
+        return say(LATEST if extreme == "latest" else EARLIEST, locale, listed=leaders[0])
+    table = MOST if len(leaders) == 1 else MOST_TIED
+    return say(table, locale, noun=noun, listed=_listed(leaders, locale))
+
+
 def _enumeration_sentence(a: Anchor, locale: str) -> str:
     members = [str(m) for m in a.get("members", [])]
     field = str(a.get("field"))
     noun = say(FIELD_NOUNS[field], locale) if field in FIELD_NOUNS else field
+    if a.get("extreme"):
+        return _extreme_sentence(a, noun, locale)
     where = say(WHERE.get(str(a.get("relation")), WHERE["*"]), locale)
     if not members:
         return say(ENUMERATED_NONE, locale, noun=noun, where=where)

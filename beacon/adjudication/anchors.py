@@ -180,17 +180,39 @@ def view_list_truncated(length_slot: str) -> Anchor:
 
 
 def enumeration(
-    slot: str, field: str, members: Sequence[str], *, complete: bool, relation: str
+    slot: str,
+    field: str,
+    members: Sequence[str],
+    *,
+    complete: bool,
+    relation: str,
+    extreme: str | None = None,
+    leaders: Sequence[str] = (),
 ) -> Anchor:
     scope = "every matching record" if complete else "the records returned (not all of them)"
-    return Anchor(
-        AnchorKind.ENUMERATION,
+    instruction = (
         f"The {field} values below were read from a field of {scope}: describe "
         "them all, do not rank or trim them, and say only where they appear "
-        f"({relation}).",
-        slot,
-        {"field": field, "members": list(members), "complete": complete, "relation": relation},
+        f"({relation})"
     )
+    if extreme is not None:
+        # Code found the leader (ties kept) or the date's end, from every record; a
+        # sample settles neither, and then there are no leaders to name.
+        instruction = (
+            f"Code read the {extreme} {field} from a field of {scope}: name the leaders "
+            "below (all of them: a tie is a tie), state no tally"
+            if leaders
+            else f"The records returned do not settle the {extreme} {field}: say so"
+        )
+    fields: dict[str, object] = {
+        "field": field,
+        "members": list(members),
+        "complete": complete,
+        "relation": relation,
+    }
+    if extreme is not None:
+        fields |= {"extreme": extreme, "leaders": list(leaders)}
+    return Anchor(AnchorKind.ENUMERATION, instruction + ".", slot, fields)
 
 
 def count_anchors(slot: str, subject: str, verdict: CountVerdict, *, shown: int) -> list[Anchor]:

@@ -139,3 +139,28 @@ COMPANY_WORDS: frozenset[str] = _listed(
     inc ltd llc gmbh ag corp co company group services systems sa
     """
 )
+# "Who raised the most …", "welche Ebene hat die meisten …", "가장 많은": the leader of a field.
+MOST = re.compile(
+    r"\b(?:the\s+most|most\s+of|die\s+meisten|am\s+meisten|más|mas)\b|가장\s*많|제일\s*많"
+    r"|最も多|一番多|いちばん多",
+    re.IGNORECASE,
+)
+# "When was the last/latest/most recent …", "wann … zuletzt", "¿cuándo … la última …"
+LATEST = re.compile(
+    r"\b(?:last|latest|most\s+recent|newest|zuletzt|letzte[nrsm]?|jüngste[nrsm]?|"
+    r"últim[oa]s?|ultim[oa]s?|más\s+reciente)\b|마지막|최근|最後|最新|直近",
+    re.IGNORECASE,
+)
+EARLIEST = re.compile(
+    r"\b(?:first|earliest|oldest|erste[nrsm]?|früheste[nrsm]?|primer[oa]?|más\s+antigu[oa])\b"
+    r"|처음|최초|가장\s*오래|最初|最も古",
+    re.IGNORECASE,
+)
+WHEN = re.compile(r"\bwhen\b|\bwann\b|\bcuándo\b|\bcuando\b|언제|いつ", re.IGNORECASE)
+# The date each record kind carries, for "when was the last …".
+DATE_FIELDS: Mapping[str, str] = {
+    "panoramas": "captured_at",
+    "photos": "taken_at",
+    "findings": "created_at",
+    "documents": "issued_on",
+}

@@ -42,6 +42,8 @@ def anchor_records(evidence: Sequence[Evidence], question: str) -> list[dict[str
                 found.members,
                 complete=found.complete,
                 relation=found.relation,
+                extreme=found.extreme,
+                leaders=found.leaders,
             )
             records.append({**anchor.record(), **facts})
     return records

@@ -12,10 +12,20 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from beacon.lexicon.words import (
+    DATE_FIELDS,
+    EARLIEST,
+    MOST,
+    RECORDS,
+    WHEN,
+    first_match,
+    fold,
+)
 from beacon.loop.citations import records_of
 
 # Typed fields a "which …" question can enumerate, by the words that ask for them in
@@ -63,6 +73,11 @@ class Enumeration:
     complete: bool
     relation: str
     without_field: int  # records that had no value for the field
+    # "Who … the most": the members with the largest tally (ties all kept); "when … last /
+    # first": the latest or earliest date. Empty unless the set is complete: a sample's
+    # leader is not the population's.
+    extreme: str | None = None  # most | latest | earliest
+    leaders: tuple[str, ...] = ()
 
     def wire(self, source: str, slot: str) -> dict[str, Any]:
         return {
@@ -74,7 +89,33 @@ class Enumeration:
             "complete": self.complete,
             "relation": self.relation,
             "without_field": self.without_field,
+            "extreme": self.extreme,
+            "leaders": list(self.leaders),
         }
+
+
+@dataclass(frozen=True, slots=True)
+class Extreme:
+    """A question about one end of a field: the most frequent value, or a date's end."""
+
+    field: str
+    reducer: str  # most | latest | earliest
+
+
+def asked_extreme(question: str) -> Extreme | None:
+    """ "Who raised the most …" (the leader of a field), "when was the last capture …"
+    (the latest date of the records asked about), or None."""
+    text = unicodedata.normalize("NFKC", question)
+    if WHEN.search(text):
+        kind = first_match(RECORDS, fold(text))
+        field = DATE_FIELDS.get(kind[0]) if kind is not None else None
+        if field is not None:
+            return Extreme(field, "earliest" if EARLIEST.search(text) else "latest")
+        return None
+    field = asked_field(question)
+    if field is not None and MOST.search(text):
+        return Extreme(field, "most")
+    return None
 
 
 def asked_field(question: str) -> str | None:
@@ -108,8 +149,25 @@ def _nested(record: dict[str, Any], field: str) -> list[dict[str, Any]]:
     ]
 
 
+def _leaders(values: list[str | None], reducer: str | None) -> tuple[str, ...]:
+    present = [v for v in values if v is not None]
+    if reducer is None or not present:
+        return ()
+    if reducer == "most":
+        tally = Counter(present)
+        top = max(tally.values())
+        return tuple(sorted(v for v, n in tally.items() if n == top))
+    days = [v[:10] for v in present]  # a date's end, as a day
+    return (max(days) if reducer == "latest" else min(days),)
+
+
 def enumerate_field(
-    tool: str, result: dict[str, Any], field: str, *, complete: bool
+    tool: str,
+    result: dict[str, Any],
+    field: str,
+    *,
+    complete: bool,
+    reducer: str | None = None,
 ) -> Enumeration | None:
     records = records_of(result)
     if records and not any(field in r for r in records):
@@ -121,10 +179,15 @@ def enumerate_field(
     members = sorted(
         {v for v in values if v is not None}, key=lambda v: (len(v), v) if v.isdigit() else (0, v)
     )
+    leaders = _leaders(values, reducer) if complete else ()
+    if reducer in ("latest", "earliest"):
+        members = list(leaders)  # a date question names its end, not every timestamp
     return Enumeration(
         field,
         tuple(members),
         complete,
         RELATION.get(tool, "appears_in_records"),
         sum(v is None for v in values),
+        reducer,
+        leaders,
     )

@@ -4,6 +4,7 @@ clashes and progress — each over real HTTP, each figure computed here from the
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 import pytest
@@ -147,3 +148,33 @@ def test_rfis_clashes_and_levels_go_to_the_tools_that_hold_them(stack: Stack, to
     )
     progress = single(stack, token, "What is the progress on level 2 of Cedar School?")
     assert [c["tool"] for c in frames(progress, "tool_call")][-1] == "get_progress_summary"
+
+
+def test_who_leads_a_field_is_read_from_every_record_and_a_tie_names_all_leaders(
+    stack: Stack, token: str
+) -> None:
+    riverside = "prj-riverside-depot"
+    tally = Counter(
+        a.company
+        for a in build_corpus().annotations
+        if a.project_id == riverside and a.status == "open"
+    )
+    top = max(tally.values())
+    leaders = sorted(c for c, n in tally.items() if n == top)
+    assert len(leaders) > 1  # the corpus holds a tie here: the point of the test
+    events = single(stack, token, "Which company has the most open findings at Riverside Depot?")
+    (found,) = frames(events, "references")[0]["sets"]
+    assert (found["extreme"], found["leaders"]) == ("most", leaders)
+    text = answer(events)
+    assert "tied" in text and all(name in text for name in leaders)
+
+
+def test_when_names_the_latest_day_of_the_records_asked_about(stack: Stack, token: str) -> None:
+    latest = max(
+        c.captured_at[:10]
+        for c in build_corpus().captures
+        if c.project_id == HARBOR and c.level_number == 5
+    )
+    events = single(stack, token, "When was the last capture on level 5 of Harbor Tower?")
+    (found,) = frames(events, "references")[0]["sets"]
+    assert found["leaders"] == [latest] and latest in answer(events)
