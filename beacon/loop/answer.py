@@ -123,7 +123,9 @@ def with_scope_counts(narration: Narration, evidence: list[Evidence], locale: st
         count = render_slot("count", slot, locale)
         if count is not None:
             phrases = quoted([c.phrase for c in item.scope.unapplied], locale)
-            said.append(say(SCOPE_COUNT, locale, phrases=phrases, figure=count))
+            sentence = say(SCOPE_COUNT, locale, phrases=phrases, figure=count)
+            if sentence not in said:  # a count and its listing companion say it once
+                said.append(sentence)
     if not said:
         return narration
     text = " ".join([narration.text, *said]) if narration.text else " ".join(said)

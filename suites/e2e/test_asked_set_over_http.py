@@ -146,3 +146,19 @@ def test_a_planner_that_ignores_the_correction_leaves_a_count_that_is_disclosed_
         # The wrong-set number may be said only in a sentence that says what it left out.
         for sentence in sentences_stating(text, count["total"]):
             assert phrase in sentence, (sentence, text)
+
+
+def test_a_count_no_tool_can_narrow_is_said_once_with_what_it_left_out(
+    stack: Stack, token: str
+) -> None:
+    # No tool filters findings by a topic: the only right answer is a disclosure.
+    question = "How many findings about guardrails are on level 3 of Maple Clinic?"
+    events = run_turn(stack.chat_url, {"mode": "single", "message": question}, token=token)
+    truth = sum(
+        1 for a in build_corpus().annotations if a.project_id == MAPLE and a.level_number == 3
+    )
+    text = answer(events)
+    stating = sentences_stating(text, truth)
+    assert len(stating) == 1 and "guardrails" in stating[0], text
+    notices = [n["text"] for n in frames(events, "notice") if n["kind"] == "disclosure"]
+    assert any("guardrails" in n for n in notices)
