@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from beacon.adjudication import AbsenceCause
+from beacon.lexicon.dates import MONTHS
 
 # Axis-neutral: the options say which axis (level, month, status, …) they narrow.
 COUNTER_QUESTION: Mapping[str, str] = {
@@ -32,21 +33,12 @@ LEVEL_REPLY: Mapping[str, str] = {
     "de": "Nur Ebene {n}",
     "es": "Solo el nivel {n}",
 }
-# Months for the date-range axis (ko and ja write the month as a number).
+# Months for the date-range axis, from the one table of month names (capitalised where the
+# language capitalises them; ko and ja write the month as a number).
 MONTH_NAMES: Mapping[str, tuple[str, ...]] = {
-    "en": (
-        "January", "February", "March", "April", "May", "June",
-        "July", "August", "September", "October", "November", "December",
-    ),
-    "de": (
-        "Januar", "Februar", "März", "April", "Mai", "Juni",
-        "Juli", "August", "September", "Oktober", "November", "Dezember",
-    ),
-    "es": (
-        "enero", "febrero", "marzo", "abril", "mayo", "junio",
-        "julio", "agosto", "septiembre", "octubre", "noviembre", "diciembre",
-    ),
-}  # fmt: skip
+    locale: tuple(name.capitalize() if locale in ("en", "de") else name for name in names)
+    for locale, names in MONTHS.items()
+}
 DATE_LABEL: Mapping[str, str] = {
     "en": "{month_name} {year}",
     "ko": "{year}년 {month}월",

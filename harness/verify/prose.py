@@ -73,6 +73,17 @@ def frame_data(frames: Sequence[SseEvent], kind: str) -> list[dict[str, Any]]:
     return out
 
 
+def count_entries(frames: Sequence[SseEvent]) -> list[dict[str, Any]]:
+    """The ``counts`` of the turn's one ``references`` frame (none: no references)."""
+    found = [c for refs in frame_data(frames, "references") for c in refs.get("counts") or []]
+    return [c for c in found if isinstance(c, dict)]
+
+
+def final_answer(frames: Sequence[SseEvent]) -> str:
+    """The answer the turn's ``done`` frame carries ("" when it ended otherwise)."""
+    return "".join(str(done.get("answer", "")) for done in frame_data(frames, "done"))
+
+
 def _int(value: Any) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 

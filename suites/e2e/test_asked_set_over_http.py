@@ -21,6 +21,9 @@ import pytest
 from beacon.cli.ask import run_turn
 from beacon.wire.sse import SseEvent
 from harness.stack import Stack
+from harness.verify.prose import count_entries as counts
+from harness.verify.prose import final_answer as answer
+from harness.verify.prose import frame_data as frames
 from stub_server.corpus import Annotation, Photo, build_corpus
 
 pytestmark = pytest.mark.e2e
@@ -71,22 +74,6 @@ def ask(stack: Stack, token: str, question: str, scenario: str) -> list[SseEvent
     return run_turn(
         stack.chat_url, {"mode": "single", "message": question}, token=token, scenario=scenario
     )
-
-
-def frames(events: list[SseEvent], kind: str) -> list[dict[str, Any]]:
-    return [e.json() for e in events if e.event == kind]
-
-
-def counts(events: list[SseEvent]) -> list[dict[str, Any]]:
-    (refs,) = frames(events, "references")
-    found = refs["counts"]
-    assert isinstance(found, list)
-    return found
-
-
-def answer(events: list[SseEvent]) -> str:
-    (done,) = frames(events, "done")
-    return str(done["answer"])
 
 
 def unapplied(count: dict[str, Any]) -> list[str]:

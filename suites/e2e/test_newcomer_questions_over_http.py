@@ -17,6 +17,7 @@ import pytest
 from beacon.cli.ask import run_turn
 from beacon.wire.sse import SseEvent
 from harness.stack import Stack, running_stack
+from harness.verify.prose import frame_data as frames
 from stub_server.corpus import build_corpus
 
 pytestmark = pytest.mark.e2e
@@ -34,10 +35,6 @@ def pinned() -> Iterator[Stack]:
 
 def ask(stack: Stack, question: str) -> list[SseEvent]:
     return run_turn(stack.chat_url, {"mode": "single", "message": question}, token=stack.token())
-
-
-def frames(events: list[SseEvent], kind: str) -> list[dict[str, Any]]:
-    return [e.json() for e in events if e.event == kind]
 
 
 def leading(events: list[SseEvent]) -> dict[str, Any]:

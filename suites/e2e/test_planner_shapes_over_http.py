@@ -12,26 +12,13 @@ import pytest
 from beacon.cli.ask import run_turn
 from beacon.wire.sse import SseEvent
 from harness.stack import Stack
+from harness.verify.prose import count_entries as counts
+from harness.verify.prose import final_answer as answer
+from harness.verify.prose import frame_data as frames
 from stub_server.corpus import build_corpus
 
 pytestmark = pytest.mark.e2e
 HARBOR, MAPLE, CEDAR = "prj-harbor-tower", "prj-maple-clinic", "prj-cedar-school"
-
-
-def frames(events: list[SseEvent], kind: str) -> list[dict[str, Any]]:
-    return [e.json() for e in events if e.event == kind]
-
-
-def counts(events: list[SseEvent]) -> list[dict[str, Any]]:
-    (refs,) = frames(events, "references")
-    found = refs["counts"]
-    assert isinstance(found, list)
-    return found
-
-
-def answer(events: list[SseEvent]) -> str:
-    (done,) = frames(events, "done")
-    return str(done["answer"])
 
 
 def findings(project: str, **fields: object) -> int:
