@@ -181,6 +181,13 @@ EARLIEST: Copy = {
     "ko": "해당 기록 전체 중 가장 이른 날짜: {listed}.",
     "ja": "該当する全記録のうち最も古い日付: {listed}。",
 }
+LOCATED: Copy = {
+    "en": "{project} is in {listed}.",
+    "de": "{project} liegt in {listed}.",
+    "es": "{project} está en {listed}.",
+    "ko": "{project}은(는) {listed}에 있습니다.",
+    "ja": "{project}は{listed}にあります。",
+}
 UNSETTLED: Copy = {
     "en": "The records returned are only part of the set, so they do not settle this.",
     "de": "Die gelieferten Datensätze sind nur ein Teil der Treffer und entscheiden das nicht.",

@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from beacon.lexicon.words import WHERE as _WHERE
 from stub_server.rules_corrections import correction_reply_calls
 from stub_server.rules_follow_up import follow_up
 from stub_server.rules_reading import Reading, english_question, language
@@ -245,6 +246,9 @@ def plan(messages: list[dict[str, Any]], tool_names: set[str]) -> Reply:
         project = next((p for p in directory if p["id"] == view_id), None)
     if project is None:
         return Reply("I need to know which project you mean.")
+    if _WHERE.search(question) and "list_projects" in tool_names:
+        # "Where is Maple Clinic?": the project's own record says (code reads its city).
+        return Reply("", [_call(1, "list_projects", {})])
     calls = _calls(reading, question, project, tool_names)
     if not calls:
         return Reply("I can count, list and search photos, findings and panoramas.")

@@ -28,6 +28,7 @@ from stub_server.rules_copy import (
     KIND_WORDS,
     LATEST,
     LEVEL,
+    LOCATED,
     MONTH,
     MOST,
     MOST_TIED,
@@ -129,23 +130,25 @@ def _listed(members: list[str], locale: str) -> str:
     return members[0] if len(members) == 1 else ", ".join(members[:-1]) + joiner + members[-1]
 
 
-def _extreme_sentence(a: Anchor, noun: str, locale: str) -> str:
+def _extreme_sentence(a: Anchor, noun: str, locale: str, project: str) -> str:
     leaders = [str(m) for m in a.get("leaders", [])]
     if not leaders:
         return say(UNSETTLED, locale)
     extreme = a.get("extreme")
+    if extreme == "where":
+        return say(LOCATED, locale, project=project, listed=_listed(leaders, locale))
     if extreme in ("latest", "earliest"):
         return say(LATEST if extreme == "latest" else EARLIEST, locale, listed=leaders[0])
     table = MOST if len(leaders) == 1 else MOST_TIED
     return say(table, locale, noun=noun, listed=_listed(leaders, locale))
 
 
-def _enumeration_sentence(a: Anchor, locale: str) -> str:
+def _enumeration_sentence(a: Anchor, locale: str, project: str = "") -> str:
     members = [str(m) for m in a.get("members", [])]
     field = str(a.get("field"))
     noun = say(FIELD_NOUNS[field], locale) if field in FIELD_NOUNS else field
     if a.get("extreme"):
-        return _extreme_sentence(a, noun, locale)
+        return _extreme_sentence(a, noun, locale, project)
     where = say(WHERE.get(str(a.get("relation")), WHERE["*"]), locale)
     if not members:
         return say(ENUMERATED_NONE, locale, noun=noun, where=where)
@@ -176,6 +179,11 @@ def _without_anchors(
     return say(NO_EVIDENCE, locale)
 
 
+def _named_project(question: str, directory: list[dict[str, str]]) -> str | None:
+    named = read(question, directory).project
+    return named["name"] if named is not None else None
+
+
 def narrate(messages: list[dict[str, Any]]) -> str:
     _, question = _last_user(messages)
     directory = _directory(messages)
@@ -185,10 +193,14 @@ def narrate(messages: list[dict[str, Any]]) -> str:
         return _without_anchors(messages, question, directory, locale)
     # With an exact aggregate, a companion listing only supplies the cards.
     has_aggregate = any(a.get("aggregate") and a.get("kind") == "exact_count" for a in anchors)
+    # "Where is …" is answered by the project's record: the directory's size is no answer.
+    located = any(a.get("extreme") == "where" and a.get("leaders") for a in anchors)
     names = {p["id"]: p["name"] for p in directory}
     sentences: list[str] = []
     for a in anchors:
         kind = a.get("kind")
+        if kind in ("exact_count", "lower_bound", "shown_subset") and located:
+            continue
         if kind in ("exact_count", "lower_bound"):
             if has_aggregate and not a.get("aggregate"):
                 continue
@@ -198,7 +210,8 @@ def narrate(messages: list[dict[str, Any]]) -> str:
         elif kind == "shown_subset":
             sentences.append(say(SHOWN, locale, slot="{{shown:" + str(a["slot"]) + "}}"))
         elif kind == "enumeration":
-            sentences.append(_enumeration_sentence(a, locale))
+            where = names.get(str(a.get("project_id"))) or _named_project(question, directory)
+            sentences.append(_enumeration_sentence(a, locale, where or say(THE_PROJECT, locale)))
         elif isinstance(kind, str) and kind in FIXED:
             sentences.append(_fixed(a, locale))
     return " ".join(s for s in sentences if s)

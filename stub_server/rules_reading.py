@@ -285,7 +285,7 @@ def english_question(reading: Reading) -> str:
 
 _GERMAN = re.compile(
     r"[äöüß]|\b(?:wie|welche\w*|auf|der|die|das|von|im|gibt|sind|zeige|alle|ebene|und|wer|"
-    r"haben|gab|letzten)\b",
+    r"haben|gab|letzten|wo|liegt|wann|meisten)\b",
     re.IGNORECASE,
 )
 _SPANISH = re.compile(

@@ -68,6 +68,13 @@ class Scope:
         """The call counted the asked set: nothing the question named was left out."""
         return not self.unapplied
 
+    def applying(self, axis: str) -> Scope:
+        """The same verdict with ``axis`` applied by code itself (a field read of the one
+        record the question names: "where is Maple Clinic?" reads that project's row)."""
+        moved = tuple(c for c in self.unapplied if c.axis == axis)
+        kept = tuple(c for c in self.unapplied if c.axis != axis)
+        return Scope((*self.applied, *moved), kept)
+
     def wire(self) -> dict[str, list[dict[str, str]]]:
         return {
             "applied": [{"axis": c.axis, "value": c.value} for c in self.applied],

@@ -164,3 +164,9 @@ DATE_FIELDS: Mapping[str, str] = {
     "findings": "created_at",
     "documents": "issued_on",
 }
+# "Where is Maple Clinic?": the place a project's record names.
+WHERE = re.compile(
+    r"\bwhere\s+(?:is|are|'s)\b|\bwo\s+(?:ist|liegt|befindet)\b|\bdónde\s+(?:está|queda)\b"
+    r"|\bdonde\s+(?:esta|queda)\b|어디에\s*있|어디인|どこにあ|どこです|所在地",
+    re.IGNORECASE,
+)

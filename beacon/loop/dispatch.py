@@ -108,8 +108,19 @@ async def call(
     if field is not None and evidence.counted and not evidence.failed:
         complete = evidence.verdict.grade is Grade.EXACT and not evidence.verdict.has_more
         reducer = extreme.reducer if extreme is not None else None
-        found = enumerate_field(tool, outcome.result, field, complete=complete, reducer=reducer)
+        named = next((c.value for c in state.constraints if c.axis == "project"), None)
+        found = enumerate_field(
+            tool,
+            outcome.result,
+            field,
+            complete=complete,
+            reducer=reducer,
+            record_id=named if reducer == "where" else None,
+        )
         evidence = replace(evidence, enumeration=found)
+        if reducer == "where" and found is not None and found.leaders:
+            # Code read the named project's own row: the answer is of the asked project.
+            evidence = replace(evidence, scope=evidence.scope.applying("project"))
     if evidence.counted and (evidence.cursor or evidence.unshown) and not evidence.failed:
         # Saved with the answer, in one commit.
         state.pages[slot] = page_record(evidence, locale=state.locale)

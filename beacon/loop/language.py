@@ -25,7 +25,7 @@ _WORDS: dict[str, frozenset[str]] = {
     "de": _vocabulary(
         "wie viele gibt es welche welcher welches zeige zeig alle auf der die das den dem "
         "und im in ist sind wer hat haben mit von fotos befunde mängel ebene stockwerk "
-        "geschoss offene offenen wurden nicht keine"
+        "geschoss offene offenen wurden nicht keine wo liegt wann meisten"
     ),
     "es": _vocabulary(
         "cuántos cuántas cuantos cuantas hay qué que cuál cuáles quién quiénes muestra "
@@ -34,7 +34,7 @@ _WORDS: dict[str, frozenset[str]] = {
     ),
     "en": _vocabulary(
         "how many what which who show list all the of on in are is were with photos "
-        "findings level open there any"
+        "findings level open there any where when most"
     ),
 }
 _LETTERS = {"de": "äöüß", "es": "ñ¿¡áéíóú"}

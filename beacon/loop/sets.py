@@ -23,6 +23,7 @@ from beacon.lexicon.words import (
     MOST,
     RECORDS,
     WHEN,
+    WHERE,
     first_match,
     fold,
 )
@@ -76,7 +77,7 @@ class Enumeration:
     # "Who … the most": the members with the largest tally (ties all kept); "when … last /
     # first": the latest or earliest date. Empty unless the set is complete: a sample's
     # leader is not the population's.
-    extreme: str | None = None  # most | latest | earliest
+    extreme: str | None = None  # most | latest | earliest | where
     leaders: tuple[str, ...] = ()
 
     def wire(self, source: str, slot: str) -> dict[str, Any]:
@@ -99,13 +100,15 @@ class Extreme:
     """A question about one end of a field: the most frequent value, or a date's end."""
 
     field: str
-    reducer: str  # most | latest | earliest
+    reducer: str  # most | latest | earliest | where
 
 
 def asked_extreme(question: str) -> Extreme | None:
     """ "Who raised the most …" (the leader of a field), "when was the last capture …"
     (the latest date of the records asked about), or None."""
     text = unicodedata.normalize("NFKC", question)
+    if WHERE.search(text):
+        return Extreme("city", "where")  # read from the named project's own record
     if WHEN.search(text):
         kind = first_match(RECORDS, fold(text))
         field = DATE_FIELDS.get(kind[0]) if kind is not None else None
@@ -153,6 +156,8 @@ def _leaders(values: list[str | None], reducer: str | None) -> tuple[str, ...]:
     present = [v for v in values if v is not None]
     if reducer is None or not present:
         return ()
+    if reducer == "where":
+        return tuple(sorted(set(present)))
     if reducer == "most":
         tally = Counter(present)
         top = max(tally.values())
@@ -168,8 +173,12 @@ def enumerate_field(
     *,
     complete: bool,
     reducer: str | None = None,
+    record_id: str | None = None,
 ) -> Enumeration | None:
+    """``record_id``: read the field of that record only ("where is Maple Clinic?")."""
     records = records_of(result)
+    if record_id is not None:
+        records = [r for r in records if r.get("id") == record_id]
     if records and not any(field in r for r in records):
         # The field lives one level down (progress: levels, each with its trades).
         records = [row for r in records for row in _nested(r, field)]
@@ -180,7 +189,7 @@ def enumerate_field(
         {v for v in values if v is not None}, key=lambda v: (len(v), v) if v.isdigit() else (0, v)
     )
     leaders = _leaders(values, reducer) if complete else ()
-    if reducer in ("latest", "earliest"):
+    if reducer in ("latest", "earliest", "where"):
         members = list(leaders)  # a date question names its end, not every timestamp
     return Enumeration(
         field,

@@ -165,3 +165,25 @@ def test_when_names_the_latest_day_of_the_records_asked_about(stack: Stack, toke
     events = single(stack, token, "When was the last capture on level 5 of Harbor Tower?")
     (found,) = frames(events, "references")[0]["sets"]
     assert found["leaders"] == [latest] and latest in answer(events)
+
+
+@pytest.mark.parametrize(
+    ("question", "project", "said"),
+    [
+        ("Where is Maple Clinic?", "Maple Clinic", "{p} is in {c}"),
+        ("Wo liegt Cedar School?", "Cedar School", "{p} liegt in {c}"),
+        ("¿Dónde está Harbor Tower?", "Harbor Tower", "{p} está en {c}"),
+        ("Riverside Depot은 어디에 있나요?", "Riverside Depot", "{c}에 있습니다"),
+        ("Maple Clinicはどこにありますか", "Maple Clinic", "{c}にあります"),
+    ],
+)
+def test_where_a_project_is_comes_from_its_own_record_in_the_asked_language(
+    stack: Stack, token: str, question: str, project: str, said: str
+) -> None:
+    (record,) = [p for p in build_corpus().projects if p.name == project]
+    events = single(stack, token, question)
+    text = answer(events)
+    assert said.format(p=project, c=record.city) in text, text
+    # The directory's size is not the answer, and nothing of the question went unapplied.
+    assert not any(n["kind"] == "disclosure" for n in frames(events, "notice")), text
+    assert not any(ch.isdigit() for ch in text)

@@ -351,3 +351,11 @@ def test_the_correction_does_not_choose_a_side_of_a_comparison_for_the_planner()
     )
     scope = judge_scope(constraints, "list_annotations", {"project_id": "prj-harbor-tower"})
     assert corrective_arguments(scope, "list_annotations") == {}
+
+
+def test_a_field_read_of_the_named_record_applies_its_axis() -> None:
+    constraints = read_constraints("Where is Maple Clinic?", projects=PROJECTS, today=TODAY)
+    scope = judge_scope(constraints, "list_projects", {})
+    assert [c.axis for c in scope.unapplied] == ["project"]
+    read_row = scope.applying("project")
+    assert read_row.whole and [c.value for c in read_row.applied] == ["prj-maple-clinic"]
