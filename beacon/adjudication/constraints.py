@@ -155,9 +155,10 @@ def _names(text: str) -> tuple[list[Constraint], str]:
         words = run.group(1).split()
         while words and _known_word(words[0]):
             words.pop(0)
-        while words and _known_word(words[-1]):
+        # A trade word ends a company's name ("Apex Scaffolding"), not a topic.
+        while words and _known_word(words[-1]) and fold(words[-1]) not in COMPANY_WORDS:
             words.pop()
-        if len(words) < 2 or any(_known_word(w) for w in words):
+        if len(words) < 2 or any(_known_word(w) for w in words[:-1]):
             continue
         name = re.sub(r"['’]s$", "", " ".join(words))
         axis = "company" if fold(words[-1]) in COMPANY_WORDS else "person"
