@@ -123,7 +123,7 @@ mutation: setup-test
 bench: setup-test
 	$(PY) -m bench --json-dir reports/bench
 
-# The gold eval (62 questions, gold facts computed from the corpus) through the full
+# The gold eval (223 questions, gold facts computed from the corpus) through the full
 # stack: slots answered / total and grade correctness; the suite runs the same cases.
 eval: setup-test
 	$(PY) -m harness.eval_run
