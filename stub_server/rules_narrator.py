@@ -46,7 +46,7 @@ from stub_server.rules_copy import (
     say,
 )
 from stub_server.rules_model import _block_value, _directory, _json_blocks, _last_user
-from stub_server.rules_reading import Reading, language, read
+from stub_server.rules_reading import RECORD_ID, Reading, language, read
 
 Anchor = dict[str, Any]
 LOCALES = ("en", "de", "es", "ko", "ja")
@@ -195,6 +195,11 @@ def narrate(messages: list[dict[str, Any]]) -> str:
     has_aggregate = any(a.get("aggregate") and a.get("kind") == "exact_count" for a in anchors)
     # "Where is …" is answered by the project's record: the directory's size is no answer.
     located = any(a.get("extreme") == "where" and a.get("leaders") for a in anchors)
+    # "What is the status of ann-000123?": the record's field is the answer, not a count of 1.
+    located = located or (
+        RECORD_ID.search(question) is not None
+        and any(a.get("kind") == "enumeration" for a in anchors)
+    )
     names = {p["id"]: p["name"] for p in directory}
     sentences: list[str] = []
     for a in anchors:

@@ -35,6 +35,9 @@ ENTITIES: Mapping[str, tuple[str, ...]] = {
     "levels": (r"levels", r"floors", r"ebenen", r"geschosse", r"stockwerke", r"niveles",
                r"plantas"),
 }  # fmt: skip
+# Record ids by their prefix (a stable convention of the upstream's).
+RECORD_ID = re.compile(r"\b(ann|cap|ph)-\d{6}\b", re.IGNORECASE)
+_ID_KINDS = {"ann": "findings", "cap": "panoramas", "ph": "photos"}
 # Typed fields a "which/who …" question enumerates, by the words naming them.
 FIELDS: Mapping[str, tuple[str, ...]] = {
     "company": (
@@ -226,6 +229,8 @@ def read(question: str, directory: list[Project]) -> Reading:
         entity = "findings"  # only findings carry these fields
     if field == "trade":
         entity = "trades"
+    if entity is None and (record := RECORD_ID.search(text)) is not None:
+        entity = _ID_KINDS[record.group(1)]  # "ph-000045" is a photo: a lookup by id
     category = _first(CATEGORIES, text)
     kind = _first(KINDS, text)
     if category == "fire safety" and kind == "safety":

@@ -124,7 +124,15 @@ def _quote(value: str) -> str:
     return "'" + value.replace("'", "''") + "'"
 
 
+# A record id names its own table ("ann-000123" is a finding): a lookup, not a search.
+RECORD_ID = re.compile(r"\b(ann|cap|ph)-(\d{6})\b")
+_ID_TABLES = {"ann": "annotations", "cap": "captures", "ph": "photos"}
+
+
 def _entity(text: str) -> _Entity:
+    if (record := RECORD_ID.search(text)) is not None:
+        table = _ID_TABLES[record.group(1)]
+        return next(e for e in _ENTITIES if e.table == table)
     words = _words(text)
     for entity in _ENTITIES:
         if words & set(entity.words):
@@ -198,7 +206,10 @@ def to_sql(question: str, project_id: str, filters: Filters | None = None) -> Qu
     text = " ".join(question.lower().split())
     entity = _entity(text)
     where = ["project_id = ?"]
-    if entity.table == "annotations":
+    if (record := RECORD_ID.search(text)) is not None:
+        # The pattern admits letters, a dash and six digits only: safe as a literal.
+        where.append(f"id = '{record.group(0)}'")
+    elif entity.table == "annotations":
         where.extend(_annotation_filters(text))
     if entity.table != "levels" and (level := _LEVEL.search(text)):
         where.insert(min(len(where), 3), f"level_number = {int(level.group(1) or level.group(2))}")

@@ -187,3 +187,15 @@ def test_where_a_project_is_comes_from_its_own_record_in_the_asked_language(
     # The directory's size is not the answer, and nothing of the question went unapplied.
     assert not any(n["kind"] == "disclosure" for n in frames(events, "notice")), text
     assert not any(ch.isdigit() for ch in text)
+
+
+def test_a_lookup_by_id_reads_that_records_own_field(stack: Stack, token: str) -> None:
+    (record,) = [a for a in build_corpus().annotations if a.id == "ann-000123"]
+    status = single(stack, token, "What is the status of ann-000123 in Harbor Tower?")
+    (found,) = frames(status, "references")[0]["sets"]
+    assert (found["field"], found["members"]) == ("status", [record.status])
+    assert record.status in answer(status)
+    who = single(stack, token, "Who raised ann-000123 in Harbor Tower?")
+    assert record.inspector in answer(who)
+    photo = single(stack, token, "Show me ph-000045 at Harbor Tower")
+    assert [c["id"] for c in frames(photo, "references")[0]["citations"]] == ["ph-000045"]
