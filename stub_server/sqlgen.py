@@ -19,6 +19,16 @@ from datetime import date, timedelta
 
 from beacon.lexicon.clock import today
 from beacon.lexicon.dates import read_dates
+from beacon.lexicon.words import (
+    CATEGORIES,
+    HOW_MANY_PATTERNS,
+    KINDS,
+    LEVEL,
+    RECORDS,
+    STATUSES,
+    first_match,
+    fold,
+)
 from stub_server.corpus import COMPANIES, QUALITY_CATEGORIES, SAFETY_CATEGORIES
 
 
@@ -105,15 +115,13 @@ _ENTITIES: tuple[_Entity, ...] = (
     # lacks: asking about inspections yields SQL the corpus cannot run.
     _Entity("inspections", ("id", "inspector", "result"), None, ("inspection", "inspections")),
 )
-_COUNT = re.compile(r"\b(how many|count|number of|total number)\b")
-_LEVEL = re.compile(r"\b(?:level|floor|lvl)\s*(\d{1,3})\b|\bl(\d{1,3})\b")
+# "How many" in the five locales: a single-value COUNT, exempt from the row cap.
+_HOW_MANY = re.compile(
+    "|".join(p for patterns in HOW_MANY_PATTERNS.values() for p in patterns), re.IGNORECASE
+)
+_RECORD_TABLES = {"panoramas": "captures", "photos": "photos", "findings": "annotations"}
 # Names a caller types (a company, a person) match in any case; vocabularies match exactly.
 _NOCASE = frozenset({"company", "inspector"})
-_STATUSES: tuple[tuple[str, str], ...] = (
-    (r"\b(in review|in_review|under review)\b", "in_review"),
-    (r"\b(open|unresolved|outstanding)\b", "open"),
-    (r"\b(closed|resolved)\b", "closed"),
-)
 
 
 def _words(text: str) -> set[str]:
@@ -131,12 +139,17 @@ _ID_TABLES = {"ann": "annotations", "cap": "captures", "ph": "photos"}
 
 def _entity(text: str) -> _Entity:
     if (record := RECORD_ID.search(text)) is not None:
-        table = _ID_TABLES[record.group(1)]
-        return next(e for e in _ENTITIES if e.table == table)
+        by_id = _ID_TABLES[record.group(1)]
+        return next(e for e in _ENTITIES if e.table == by_id)
     words = _words(text)
     for entity in _ENTITIES:
         if words & set(entity.words):
             return entity
+    # The record kind in any of the five locales ("Befunde", "hallazgos", "사진", "指摘").
+    named = first_match(RECORDS, text)
+    table = _RECORD_TABLES.get(named[0]) if named is not None else None
+    if table is not None:
+        return next(e for e in _ENTITIES if e.table == table)
     raise UntranslatableQuestion(
         "I could not tell what to query: ask about panoramas, photos, findings or levels."
     )
@@ -150,21 +163,21 @@ def _annotation_filters(text: str) -> list[str]:
             where.append(f"company = {_quote(company)}")
             text = text.replace(company.lower(), " ")
             break
-    categories = [
-        c for c in (*SAFETY_CATEGORIES, *QUALITY_CATEGORIES) if re.search(rf"\b{c}\b", text)
-    ]
-    kind = "safety" if re.search(r"\bsafety\b", text) else None
-    kind = "quality" if re.search(r"\bquality\b", text) else kind
-    if "fire safety" in categories and not re.search(
-        r"\bsafety\b", text.replace("fire safety", "")
-    ):
-        kind = None  # "fire safety" names a category, not the safety kind
+    # Vocabularies in the five locales (beacon.lexicon); a category is read before the
+    # kind, so "fire safety" names a category, not the safety kind.
+    categories: list[str] = []
+    while (hit := first_match(CATEGORIES, text)) is not None:
+        category, match = hit
+        if category in (*SAFETY_CATEGORIES, *QUALITY_CATEGORIES) and category not in categories:
+            categories.append(category)
+        text = text[: match.start()] + " " * len(match.group(0)) + text[match.end() :]
+    kind_hit = first_match(KINDS, text)
+    kind = kind_hit[0] if kind_hit is not None else None
     if kind:
         where.insert(0, f"kind = {_quote(kind)}")
-    for pattern, status in _STATUSES:
-        if re.search(pattern, text):
-            where.insert(1 if kind else 0, f"status = {_quote(status)}")
-            break
+    status_hit = first_match(STATUSES, text)
+    if status_hit is not None:
+        where.insert(1 if kind else 0, f"status = {_quote(status_hit[0])}")
     where.extend(f"category = {_quote(c)}" for c in categories)
     return where
 
@@ -203,7 +216,7 @@ def to_sql(question: str, project_id: str, filters: Filters | None = None) -> Qu
 
     ``filters`` are ANDed last, their values bound after ``project_id``.
     """
-    text = " ".join(question.lower().split())
+    text = fold(question)
     entity = _entity(text)
     where = ["project_id = ?"]
     if (record := RECORD_ID.search(text)) is not None:
@@ -211,8 +224,9 @@ def to_sql(question: str, project_id: str, filters: Filters | None = None) -> Qu
         where.append(f"id = '{record.group(0)}'")
     elif entity.table == "annotations":
         where.extend(_annotation_filters(text))
-    if entity.table != "levels" and (level := _LEVEL.search(text)):
-        where.insert(min(len(where), 3), f"level_number = {int(level.group(1) or level.group(2))}")
+    if entity.table != "levels" and (level := LEVEL.search(text)):
+        number = next(int(g) for g in level.groups() if g)
+        where.insert(min(len(where), 3), f"level_number = {number}")
     if entity.date_column and (window := _window(question)) is not None:
         # "in March 2026", "since April", "last week", "先週": on the clock Beacon reads too.
         start, end = window
@@ -223,7 +237,7 @@ def to_sql(question: str, project_id: str, filters: Filters | None = None) -> Qu
     extra, bound = _structured(entity, filters or Filters())
     clause = " AND ".join([*where, *extra])
     params = (project_id, *bound)
-    if _COUNT.search(text):
+    if _HOW_MANY.search(text):
         sql = f"SELECT COUNT(*) AS count FROM {entity.table} WHERE {clause}"
         return Query(sql, params, True, entity.table, "COUNT", "count")
     order = "number" if entity.table == "levels" else "id"

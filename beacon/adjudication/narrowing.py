@@ -15,31 +15,12 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from beacon.adjudication.counts import Basis, CountVerdict, Grade
+from beacon.lexicon.words import HOW_MANY_PATTERNS
 from beacon.wire.tools import tool_spec
 
-# "How many …?" per locale, as data: a count question is answered by a
-# single-value aggregate (SPEC §3). Matched on the NFKC form, case-insensitively.
-HOW_MANY_PATTERNS: Mapping[str, tuple[str, ...]] = {
-    "en": (
-        r"\bhow\s+many\b",
-        r"\bhow\s+much\b",
-        r"\bnumber\s+of\b",
-        r"\bcount\b",
-        r"\btotal\s+number\b",
-    ),
-    # 몇 alone asks "how many"; 몇몇 is "several", not a question.
-    "ko": (r"몇\s*(?:개|건|장|명)", r"개수", r"건수", r"(?<!몇)몇(?!몇)"),
-    "ja": (r"いくつ", r"何件", r"何枚", r"何個", r"何人", r"件数", r"総数", r"数は"),
-    # Anzahl, also inside compounds (Gesamtanzahl), but not Anzahlung (a down payment).
-    "de": (r"\bwie\s*viele?\b", r"anzahl(?!ung)"),
-    # Unaccented "cuantos" too, except "unos cuantos" (a few).
-    "es": (
-        r"\bcuánt[oa]s?\b",
-        r"(?<!\bunos\s)(?<!\bunas\s)\bcuant[oa]s\b",
-        r"\bn[uú]mero\s+de\b",
-        r"\bcantidad\s+de\b",
-    ),
-}
+# "How many …?" per locale, as data (beacon.lexicon, with the other locale words): a
+# count question is answered by a single-value aggregate (SPEC §3). Matched on the NFKC
+# form, case-insensitively.
 _HOW_MANY = re.compile(
     "|".join(p for patterns in HOW_MANY_PATTERNS.values() for p in patterns), re.IGNORECASE
 )

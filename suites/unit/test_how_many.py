@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from beacon.adjudication import Basis, CountVerdict, Grade, wants_aggregate
-from beacon.adjudication.narrowing import HOW_MANY_PATTERNS
+from beacon.lexicon.words import HOW_MANY_PATTERNS
 from beacon.loop.aggregate import AggregateCorrection
 from beacon.loop.evidence import Evidence
 from beacon.loop.prompts import AGGREGATE_CORRECTION
