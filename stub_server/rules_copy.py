@@ -188,6 +188,20 @@ LOCATED: Copy = {
     "ko": "{project}은(는) {listed}에 있습니다.",
     "ja": "{project}は{listed}にあります。",
 }
+BEHIND: Copy = {
+    "en": "Read from every progress row, the trades behind plan: {listed}.",
+    "de": "Aus allen Fortschrittszeilen gelesen, hinter dem Plan: {listed}.",
+    "es": "Leído de todas las filas de avance, los oficios por detrás del plan: {listed}.",
+    "ko": "모든 진척 기록에서 읽은 계획 대비 지연 공종: {listed}.",
+    "ja": "全進捗記録から読んだ、計画より遅れている工種: {listed}。",
+}
+ON_PLAN: Copy = {
+    "en": "Read from every progress row, no trade is behind plan.",
+    "de": "Aus allen Fortschrittszeilen gelesen, liegt kein Gewerk hinter dem Plan.",
+    "es": "Leído de todas las filas de avance, ningún oficio va por detrás del plan.",
+    "ko": "모든 진척 기록에서 읽은 결과 계획보다 지연된 공종은 없습니다.",
+    "ja": "全進捗記録から読んだ結果、計画より遅れている工種はありません。",
+}
 UNSETTLED: Copy = {
     "en": "The records returned are only part of the set, so they do not settle this.",
     "de": "Die gelieferten Datensätze sind nur ein Teil der Treffer und entscheiden das nicht.",

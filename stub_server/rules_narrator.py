@@ -16,6 +16,7 @@ from beacon.lexicon.dates import MONTHS
 from stub_server.rules_copy import (
     AGGREGATE,
     AND,
+    BEHIND,
     COMPANY,
     COUNTERS,
     EARLIEST,
@@ -34,6 +35,7 @@ from stub_server.rules_copy import (
     MOST_TIED,
     NO_EVIDENCE,
     NOUNS,
+    ON_PLAN,
     PHOTO_SEARCH,
     ROW_CAP,
     SHOWN,
@@ -132,9 +134,12 @@ def _listed(members: list[str], locale: str) -> str:
 
 def _extreme_sentence(a: Anchor, noun: str, locale: str, project: str) -> str:
     leaders = [str(m) for m in a.get("leaders", [])]
+    extreme = a.get("extreme")
+    if extreme == "behind" and a.get("complete"):
+        table = BEHIND if leaders else ON_PLAN
+        return say(table, locale, listed=_listed(leaders, locale) if leaders else "")
     if not leaders:
         return say(UNSETTLED, locale)
-    extreme = a.get("extreme")
     if extreme == "where":
         return say(LOCATED, locale, project=project, listed=_listed(leaders, locale))
     if extreme in ("latest", "earliest"):
@@ -194,7 +199,11 @@ def narrate(messages: list[dict[str, Any]]) -> str:
     # With an exact aggregate, a companion listing only supplies the cards.
     has_aggregate = any(a.get("aggregate") and a.get("kind") == "exact_count" for a in anchors)
     # "Where is …" is answered by the project's record: the directory's size is no answer.
-    located = any(a.get("extreme") == "where" and a.get("leaders") for a in anchors)
+    located = any(
+        (a.get("extreme") == "where" and a.get("leaders"))
+        or (a.get("extreme") == "behind" and a.get("complete"))
+        for a in anchors
+    )
     # "What is the status of ann-000123?": the record's field is the answer, not a count of 1.
     located = located or (
         RECORD_ID.search(question) is not None

@@ -193,3 +193,7 @@ HOW_MANY_PATTERNS: Mapping[str, tuple[str, ...]] = {
         r"\bcantidad\s+de\b",
     ),
 }
+# "What is the progress on level 2?": the trades behind plan, read from every progress row.
+PROGRESS = re.compile(
+    r"\bprogress\b|fortschritt|\bavance\b|\bprogreso\b|진척|공정률|進捗", re.IGNORECASE
+)

@@ -21,6 +21,7 @@ from beacon.lexicon.words import (
     DATE_FIELDS,
     EARLIEST,
     MOST,
+    PROGRESS,
     RECORDS,
     WHEN,
     WHERE,
@@ -77,7 +78,7 @@ class Enumeration:
     # "Who … the most": the members with the largest tally (ties all kept); "when … last /
     # first": the latest or earliest date. Empty unless the set is complete: a sample's
     # leader is not the population's.
-    extreme: str | None = None  # most | latest | earliest | where
+    extreme: str | None = None  # most | latest | earliest | where | behind
     leaders: tuple[str, ...] = ()
 
     def wire(self, source: str, slot: str) -> dict[str, Any]:
@@ -100,13 +101,15 @@ class Extreme:
     """A question about one end of a field: the most frequent value, or a date's end."""
 
     field: str
-    reducer: str  # most | latest | earliest | where
+    reducer: str  # most | latest | earliest | where | behind
 
 
 def asked_extreme(question: str) -> Extreme | None:
     """ "Who raised the most …" (the leader of a field), "when was the last capture …"
     (the latest date of the records asked about), or None."""
     text = unicodedata.normalize("NFKC", question)
+    if PROGRESS.search(text):
+        return Extreme("trade", "behind")  # which trades are behind plan, from every row
     if WHERE.search(text):
         return Extreme("city", "where")  # read from the named project's own record
     if WHEN.search(text):
@@ -166,6 +169,13 @@ def _leaders(values: list[str | None], reducer: str | None) -> tuple[str, ...]:
     return (max(days) if reducer == "latest" else min(days),)
 
 
+def _behind(row: dict[str, Any]) -> bool:
+    """A progress row whose actual share is under its planned share."""
+    planned, actual = row.get("planned_pct"), row.get("actual_pct")
+    numbers = isinstance(planned, int | float) and isinstance(actual, int | float)
+    return numbers and actual < planned  # type: ignore[operator]
+
+
 def enumerate_field(
     tool: str,
     result: dict[str, Any],
@@ -188,7 +198,9 @@ def enumerate_field(
     members = sorted(
         {v for v in values if v is not None}, key=lambda v: (len(v), v) if v.isdigit() else (0, v)
     )
-    leaders = _leaders(values, reducer) if complete else ()
+    leaders = _leaders(values, reducer) if complete and reducer != "behind" else ()
+    if reducer == "behind" and complete:
+        leaders = tuple(sorted({str(r[field]) for r in records if _behind(r)}))
     if reducer in ("latest", "earliest", "where"):
         members = list(leaders)  # a date question names its end, not every timestamp
     return Enumeration(

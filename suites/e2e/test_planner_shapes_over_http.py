@@ -199,3 +199,22 @@ def test_a_lookup_by_id_reads_that_records_own_field(stack: Stack, token: str) -
     assert record.inspector in answer(who)
     photo = single(stack, token, "Show me ph-000045 at Harbor Tower")
     assert [c["id"] for c in frames(photo, "references")[0]["citations"]] == ["ph-000045"]
+
+
+def test_progress_names_the_trades_behind_plan_read_from_every_row(
+    stack: Stack, token: str
+) -> None:
+    behind = sorted(
+        {
+            row.trade
+            for row in build_corpus().progress
+            if row.project_id == CEDAR
+            and row.level_number == 2
+            and row.actual_pct < row.planned_pct
+        }
+    )
+    events = single(stack, token, "What is the progress on level 2 of Cedar School?")
+    (found,) = frames(events, "references")[0]["sets"]
+    assert (found["extreme"], found["leaders"]) == ("behind", behind)
+    text = answer(events)
+    assert "behind plan" in text and all(trade in text for trade in behind), text

@@ -80,3 +80,22 @@ def test_the_anchor_names_the_leaders_or_says_the_sample_does_not_settle_it() ->
     assert unsettled["leaders"] == [] and "do not settle" in unsettled["instruction"]
     plain = enumeration("c1", "inspector", ["A"], complete=True, relation="r").record()
     assert "extreme" not in plain and plain["instruction"].endswith("(r).")
+
+
+def test_the_trades_behind_plan_are_read_from_every_progress_row() -> None:
+    levels = rows(
+        {
+            "level_number": 1,
+            "trades": [
+                {"trade": "drywall", "planned_pct": 60, "actual_pct": 40},
+                {"trade": "structure", "planned_pct": 90, "actual_pct": 95},
+            ],
+        },
+        {"level_number": 2, "trades": [{"trade": "finishes", "planned_pct": 10, "actual_pct": 5}]},
+    )
+    assert asked_extreme("What is the progress on level 2?") == Extreme("trade", "behind")
+    found = enumerate_field(
+        "get_progress_summary", levels, "trade", complete=True, reducer="behind"
+    )
+    assert found is not None and found.leaders == ("drywall", "finishes")
+    assert found.members == ("drywall", "finishes", "structure")
