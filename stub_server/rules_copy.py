@@ -188,6 +188,13 @@ LOCATED: Copy = {
     "ko": "{project}은(는) {listed}에 있습니다.",
     "ja": "{project}は{listed}にあります。",
 }
+HOURS: Copy = {
+    "en": " between {first} and {last}",
+    "de": " zwischen {first} und {last} Uhr",
+    "es": " entre las {first} y las {last}",
+    "ko": " {first}~{last} 사이",
+    "ja": "{first}〜{last}の",
+}
 BEHIND: Copy = {
     "en": "Read from every progress row, the trades behind plan: {listed}.",
     "de": "Aus allen Fortschrittszeilen gelesen, hinter dem Plan: {listed}.",

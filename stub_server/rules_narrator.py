@@ -25,6 +25,7 @@ from stub_server.rules_copy import (
     ENUMERATED_PARTIAL,
     FIELD_NOUNS,
     FIXED,
+    HOURS,
     INSPECTOR,
     KIND_WORDS,
     LATEST,
@@ -89,6 +90,9 @@ def what_was_counted(reading: Reading, locale: str) -> str:
         last = calendar.monthrange(year, month)[1]
         dated = say(MONTH, locale, name=name, year=year, month=month, last=last)
         level = dated + level if locale in ("ko", "ja") else level + dated
+    if reading.hours is not None and entity == "panoramas":
+        timed = say(HOURS, locale, first=reading.hours[0], last=reading.hours[1])
+        level = timed + level if locale in ("ko", "ja") else level + timed
     by = say(COMPANY, locale, company=company) if company is not None else ""
     if inspector is not None:
         by += say(INSPECTOR, locale, inspector=inspector)  # whose findings were counted

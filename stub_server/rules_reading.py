@@ -104,6 +104,8 @@ class Reading:
     window: tuple[str, str] | None = None
     # Every level named, in order: two or more is a comparison, one call per side.
     levels: tuple[int, ...] = ()
+    # A time of day ("in the morning", "午前") as inclusive HH:MM ends.
+    hours: tuple[str, str] | None = None
 
     def filters(self) -> dict[str, str | int]:
         """The structured tool arguments the reading implies (query_data's names)."""
@@ -116,6 +118,9 @@ class Reading:
             found["date_to"] = f"{year:04d}-{month:02d}-{_last_day(year, month):02d}"
         elif self.window is not None:
             found["date_from"], found["date_to"] = self.window
+        if self.hours is not None and self.entity == "panoramas":
+            # Only a capture carries its time of day; a photo or a finding has a day.
+            found["time_from"], found["time_to"] = self.hours
         if self.entity == "findings":
             for name in ("status", "kind", "category", "company", "inspector"):
                 value = getattr(self, name)
@@ -190,6 +195,11 @@ def _month_window(year: int, month: int) -> tuple[str, str]:
     return f"{year:04d}-{month:02d}-01", f"{year:04d}-{month:02d}-{_last_day(year, month):02d}"
 
 
+def _hours(question: str) -> tuple[str, str] | None:
+    """The hours of the first time of day the question names, on the shared tables."""
+    return next((p.hours for p in read_dates(question, today()) if p.hours is not None), None)
+
+
 def _window(question: str) -> tuple[str, str] | None:
     """The first closed date window the question names, on the shared clock."""
     for phrase in read_dates(question, today()):
@@ -249,6 +259,7 @@ def read(question: str, directory: list[Project]) -> Reading:
         levels=levels,
         month=month,
         window=window,
+        hours=_hours(question),
         status=_first(STATUSES, text),
         kind=kind,
         category=category,
@@ -259,6 +270,26 @@ def read(question: str, directory: list[Project]) -> Reading:
 
 
 _ENGLISH_STATUS = {"open": "open", "closed": "closed", "in_review": "in review"}
+
+
+_DAY_PARTS_EN = {
+    ("06:00", "11:59"): "in the morning",
+    ("12:00", "17:59"): "in the afternoon",
+    ("18:00", "21:59"): "in the evening",
+    ("22:00", "05:59"): "at night",
+}
+
+
+def _clock(hour: int) -> str:
+    return f"{hour % 12 or 12} {'pm' if hour >= 12 else 'am'}"
+
+
+def time_phrase(hours: tuple[str, str]) -> str:
+    """A time of day in the English the lexicon reads back to the same hours."""
+    if hours in _DAY_PARTS_EN:
+        return _DAY_PARTS_EN[hours]
+    first, last = (int(h[:2]) for h in hours)
+    return f"before {_clock(last + 1)}" if hours[0] == "00:00" else f"after {_clock(first)}"
 
 
 def english_question(reading: Reading) -> str:
@@ -285,6 +316,8 @@ def english_question(reading: Reading) -> str:
         phrase += f" in {MONTHS['en'][month - 1].capitalize()} {year}"
     elif reading.window is not None:
         phrase += " between {} and {}".format(*reading.window)
+    if reading.hours is not None and reading.entity == "panoramas":
+        phrase += " " + time_phrase(reading.hours)
     return f"How many {phrase}?" if reading.count else f"List all {phrase}"
 
 

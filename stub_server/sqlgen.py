@@ -58,6 +58,8 @@ class Filters:
     inspector: str | None = None  # who raised a finding, by full name
     date_from: str | None = None  # inclusive, YYYY-MM-DD
     date_to: str | None = None  # inclusive, YYYY-MM-DD
+    time_from: str | None = None  # inclusive, HH:MM (records with a time of day only)
+    time_to: str | None = None  # inclusive, HH:MM; before time_from: wraps past midnight
 
     def given(self) -> dict[str, int | str]:
         """The filters set, by argument name (what a cursor is bound to)."""
@@ -186,7 +188,17 @@ def _structured(entity: _Entity, filters: Filters) -> tuple[list[str], tuple[str
     """WHERE clauses and their bound values for the structured filters."""
     where: list[str] = []
     params: list[str] = []
-    for name, value in filters.given().items():
+    given = filters.given()
+    if "time_from" in given or "time_to" in given:
+        if entity.table != "captures":
+            # Photos and findings carry a day only: a time of day cannot be applied.
+            raise UntranslatableQuestion(f"{entity.table} have no time of day to filter by")
+        first, last = str(given.pop("time_from", "00:00")), str(given.pop("time_to", "23:59"))
+        joiner = "AND" if first <= last else "OR"  # "22:00"–"05:59" wraps past midnight
+        column = f"substr({entity.date_column}, 12, 5)"
+        where.append(f"({column} >= ? {joiner} {column} <= ?)")
+        params.extend((first, last))
+    for name, value in given.items():
         if name in ("date_from", "date_to"):
             if entity.date_column is None:
                 raise UntranslatableQuestion(f"{entity.table} have no date to filter by")

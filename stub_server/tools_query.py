@@ -57,6 +57,14 @@ class QueryDataArgs(FindingFilters):
     cursor: str | None = Field(
         default=None, min_length=1, max_length=4000, description="From a previous page's cursor."
     )
+    # A time of day, for records that carry one (panoramas' capture time): inclusive
+    # HH:MM ends; a start after the end wraps past midnight ("22:00"–"05:59").
+    time_from: str | None = Field(
+        default=None, pattern=r"^([01]\d|2[0-3]):[0-5]\d$", description="Inclusive, HH:MM."
+    )
+    time_to: str | None = Field(
+        default=None, pattern=r"^([01]\d|2[0-3]):[0-5]\d$", description="Inclusive, HH:MM."
+    )
 
     @model_validator(mode="after")
     def _question_or_cursor(self) -> Self:
@@ -74,6 +82,8 @@ class QueryDataArgs(FindingFilters):
             inspector=self.inspector,
             date_from=self.date_from,
             date_to=self.date_to,
+            time_from=self.time_from,
+            time_to=self.time_to,
         )
 
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from typing import Any
 
@@ -40,7 +40,7 @@ from beacon.lexicon.words import (
     first_match,
     fold,
 )
-from beacon.wire.tools import tool_spec
+from beacon.wire.tools import ToolSpec, tool_spec
 
 TIME_OF_DAY = "time_of_day"
 
@@ -54,6 +54,7 @@ class Constraint:
     value: str
     phrase: str
     window: Window | None = None
+    hours: tuple[str, str] | None = None  # a time of day: inclusive "HH:MM" ends
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,8 +132,10 @@ def _dates(text: str, today: date) -> tuple[list[Constraint], str]:
     found = []
     for item in read_dates(text, today):
         window = item.window
-        value = TIME_OF_DAY if item.time_of_day else f"{window.start or ''}..{window.end or ''}"
-        found.append(Constraint("date", value, item.phrase, window))
+        value = f"{window.start or ''}..{window.end or ''}"
+        if item.time_of_day:
+            value = "{}-{}".format(*item.hours) if item.hours else TIME_OF_DAY
+        found.append(Constraint("date", value, item.phrase, window, item.hours))
         text = _blank(text, item.start_at, item.end_at)
     return found, text
 
@@ -222,6 +225,10 @@ def read_constraints(
         found.append(project[0])
         text = project[1]
     dates, text = _dates(text, today)
+    if _record_kind(question) != "panoramas":
+        # Only a capture carries its time of day: for photos and findings (a day only)
+        # a time of day has no hours any tool could take, so it is disclosed, not asked for.
+        dates = [replace(c, value=TIME_OF_DAY, hours=None) if c.hours else c for c in dates]
     names, text = _names(text)
     levels, text = _levels(text)
     topics, text = _table("topic", TOPICS, text)
@@ -238,10 +245,14 @@ def read_constraints(
     return tuple(found)
 
 
+def _record_kind(question: str) -> str | None:
+    hit = first_match(RECORDS, fold_keep(unicodedata.normalize("NFKC", question)))
+    return hit[0] if hit is not None else None
+
+
 def _searched(question: str) -> bool:
     """The question is about records found by a search (photos, documents)."""
-    hit = first_match(RECORDS, fold_keep(unicodedata.normalize("NFKC", question)))
-    return hit is not None and hit[0] in ("photos", "documents")
+    return _record_kind(question) in ("photos", "documents")
 
 
 def _same(sent: Any, value: str) -> bool:
@@ -266,9 +277,12 @@ def _carried(constraint: Constraint, arguments: Mapping[str, Any]) -> bool:
         return arguments.get("project_id") == constraint.value
     if constraint.axis == "person":
         return _same(arguments.get("inspector"), constraint.value)
+    if constraint.hours is not None:
+        first, last = constraint.hours
+        return arguments.get("time_from") == first and arguments.get("time_to") == last
     if constraint.axis == "date":
         window = constraint.window
-        if window is None or constraint.value == TIME_OF_DAY:
+        if window is None or (window.start is None and window.end is None):
             return False
         start = window.start.isoformat() if window.start else None
         end = window.end.isoformat() if window.end else None
@@ -283,6 +297,12 @@ def _carried(constraint: Constraint, arguments: Mapping[str, Any]) -> bool:
     return _same(arguments.get(constraint.axis), constraint.value)
 
 
+def _can(spec: ToolSpec | None, constraint: Constraint) -> bool:
+    """Whether the tool's row names arguments that carry this constraint."""
+    hours = constraint.hours is not None
+    return spec is not None and spec.applying(constraint.axis, hours=hours) is not None
+
+
 def judge_scope(
     constraints: Sequence[Constraint], tool: str, arguments: Mapping[str, Any]
 ) -> Scope:
@@ -292,8 +312,7 @@ def judge_scope(
     unapplied: list[Constraint] = []
     for axis in dict.fromkeys(c.axis for c in constraints):
         group = [c for c in constraints if c.axis == axis]
-        can = spec is not None and spec.applying(axis) is not None
-        hits = [c for c in group if can and _carried(c, arguments)]
+        hits = [c for c in group if _can(spec, c) and _carried(c, arguments)]
         if hits:
             applied += hits  # one side of alternatives; the others are other calls' sides
         else:
@@ -313,7 +332,7 @@ def corrective_arguments(scope: Scope, tool: str) -> dict[str, Any]:
     fixes: dict[str, Any] = {}
     axes = [c.axis for c in scope.unapplied]
     for constraint in scope.unapplied:
-        if axes.count(constraint.axis) > 1 or spec.applying(constraint.axis) is None:
+        if axes.count(constraint.axis) > 1 or not _can(spec, constraint):
             continue
         fixes.update(_arguments_for(constraint))
     return fixes
@@ -329,6 +348,8 @@ def _arguments_for(constraint: Constraint) -> dict[str, Any]:
         return {"inspector": value}
     if axis == "topic":
         return {"query": value}
+    if constraint.hours is not None:
+        return {"time_from": constraint.hours[0], "time_to": constraint.hours[1]}
     if axis == "date":
         window = constraint.window
         if window is None or window.start is None or window.end is None:

@@ -5,8 +5,9 @@ previous Monday–Sunday; "last month" the previous calendar month; "this year"
 1 January to today; "last year" the previous calendar year; "since <month>
 <year>" the 1st of that month to today; a month without a year the latest such
 month that has already begun; "in the last N days" today minus N days to today.
-A time of day ("in the morning", "午前") is a date constraint too, with no
-window: no tool filters by it, so it can only ever be disclosed.
+A time of day ("in the morning", "午前") is a date constraint too, with hours
+instead of a window: only a tool that takes hours can apply it (panoramas carry
+their capture time; photos and findings only a day, so there it is disclosed).
 
 Rules are data: a pattern per locale and the window it resolves to. Matching
 runs on NFKC text with case ignored, so a phrase keeps its spelling for the
@@ -64,6 +65,8 @@ class DatePhrase:
     start_at: int  # where it starts in the question (NFKC)
     window: Window
     time_of_day: bool = False
+    # A time of day as inclusive "HH:MM" ends (night wraps past midnight: start > end).
+    hours: tuple[str, str] | None = None
 
     @property
     def end_at(self) -> int:
@@ -181,6 +184,32 @@ def _no_window(_m: re.Match[str], _today: date) -> Window:
     return Window(None, None)
 
 
+# The hours each time-of-day word names, every locale's words in one row.
+DAY_PARTS: tuple[tuple[str, tuple[str, str]], ...] = (
+    (r"in\s+the\s+morning|morgens|vormittags?|por\s+la\s+mañana|아침|朝", ("06:00", "11:59")),
+    (r"in\s+the\s+afternoon|nachmittags?|por\s+la\s+tarde", ("12:00", "17:59")),
+    (r"in\s+the\s+evening|abends|저녁|夕方", ("18:00", "21:59")),
+    (r"at\s+night|nachts|por\s+la\s+noche|de\s+madrugada|밤|夜間", ("22:00", "05:59")),
+    (r"오전|午前", ("00:00", "11:59")),
+    (r"오후|午後", ("12:00", "23:59")),
+)
+_CLOCK = re.compile(r"(before|after)\s+(\d{1,2})\s*(am|pm|a\.m\.|p\.m\.)", re.IGNORECASE)
+
+
+def day_hours(phrase: str) -> tuple[str, str] | None:
+    """The inclusive hours a time-of-day phrase names, or None if it names none."""
+    clock = _CLOCK.fullmatch(phrase.strip())
+    if clock is not None:
+        hour = int(clock.group(2)) % 12 + (12 if clock.group(3).lower().startswith("p") else 0)
+        if clock.group(1).lower() == "before":
+            return ("00:00", f"{hour - 1:02d}:59") if hour > 0 else None
+        return f"{hour:02d}:00", "23:59"
+    for pattern, hours in DAY_PARTS:
+        if re.fullmatch(pattern, phrase.strip(), re.IGNORECASE):
+            return hours
+    return None
+
+
 _ISO = r"\d{4}-\d{2}-\d{2}"
 _NAMED = rf"(?P<month>{_MONTH_WORD})\.?"
 
@@ -270,14 +299,14 @@ RULES: tuple[tuple[str, Resolver], ...] = (
         rf"(?:in|during|im|en|durante)\s+(?:(?:el\s+mes\s+de|dem\s+monat)\s+)?{_NAMED}",
         r"(?<!\d)(?P<mnum>\d{1,2})\s*(?:월|月)(?!\s*\d)",
     ),
-    # A time of day: the date axis, but no tool filters by it.
+    # A time of day: the date axis, applied by a tool that takes hours (day_hours).
     *_each(
         _no_window,
         r"in\s+the\s+(?:morning|afternoon|evening)|at\s+night"
         r"|(?:before|after)\s+\d{1,2}\s*(?:am|pm|a\.m\.|p\.m\.)",
         r"morgens|vormittags?|nachmittags?|abends|nachts",
         r"por\s+la\s+(?:mañana|tarde|noche)|de\s+madrugada",
-        r"오전|오후|아침|저녁|午前|午後|夕方|夜間",
+        r"오전|오후|아침|저녁|밤|午前|午後|夕方|夜間",
     ),
 )
 # Latin letters and digits may not run on past a phrase ("blast week", "17 days" in "117");
@@ -299,7 +328,9 @@ def read_dates(question: str, today: date) -> tuple[DatePhrase, ...]:
                 continue
             phrase = match.group(0).strip()
             start = match.start() + (len(match.group(0)) - len(match.group(0).lstrip()))
-            found.append(DatePhrase(phrase, start, window, time_of_day=resolver is _no_window))
+            of_day = resolver is _no_window
+            hours = day_hours(phrase) if of_day else None
+            found.append(DatePhrase(phrase, start, window, time_of_day=of_day, hours=hours))
     # Longest first at each place, then drop what overlaps a phrase already kept.
     kept: list[DatePhrase] = []
     for item in sorted(found, key=lambda d: (-len(d.phrase), d.start_at)):

@@ -49,6 +49,9 @@ _FINDING_AXES = (LEVEL, STATUS, CATEGORY, COMPANY, KIND, DATE_RANGE)
 SCOPE_AXES: tuple[str, ...] = get_args(ScopeAxis)
 IN_PROJECT = FilterAxis("project", ("project_id",))
 IN_WINDOW = FilterAxis("date", ("date_from", "date_to"))
+# A time of day is on the date axis too, in hours ("06:00"–"11:59"): a tool takes it only
+# where its records carry a time (panoramas' capture time), not only a day.
+AT_HOURS = FilterAxis("date", ("time_from", "time_to"))
 BY_PERSON = FilterAxis("person", ("inspector",))
 ABOUT = FilterAxis("topic", ("query",))
 _FINDING_SCOPE = (IN_PROJECT, LEVEL, STATUS, CATEGORY, COMPANY, KIND, IN_WINDOW, BY_PERSON)
@@ -99,9 +102,10 @@ class ToolSpec:
     def axis_names(self) -> tuple[str, ...]:
         return tuple(axis.name for axis in self.filter_axes)
 
-    def applying(self, axis: str) -> FilterAxis | None:
-        """How this tool applies a constraint on ``axis``, or None: it cannot."""
-        return next((a for a in self.applies if a.name == axis), None)
+    def applying(self, axis: str, *, hours: bool = False) -> FilterAxis | None:
+        """How this tool applies a constraint on ``axis`` (a time of day: ``hours``), or
+        None: it cannot."""
+        return next((a for a in self.applies if a.name == axis and (a is AT_HOURS) == hours), None)
 
     @property
     def scope_keys(self) -> tuple[str, ...]:
@@ -130,7 +134,7 @@ TOOL_SPECS: Mapping[str, ToolSpec] = MappingProxyType(
                 "rows",
                 filter_axes=_FINDING_AXES,
                 cites=(PANORAMA, PHOTO, ANNOTATION),
-                applies=_FINDING_SCOPE,
+                applies=(*_FINDING_SCOPE, AT_HOURS),
             ),
             ToolSpec("list_projects", "core", "rows", cites=(PROJECT,)),
             ToolSpec("get_project", "core", None, cites=(PROJECT,), applies=(IN_PROJECT,)),

@@ -149,3 +149,26 @@ def test_a_count_no_tool_can_narrow_is_said_once_with_what_it_left_out(
     assert len(stating) == 1 and "guardrails" in stating[0], text
     notices = [n["text"] for n in frames(events, "notice") if n["kind"] == "disclosure"]
     assert any("guardrails" in n for n in notices)
+
+
+@pytest.mark.parametrize(
+    ("question", "first", "last"),
+    [
+        ("How many panoramas were captured in the morning on level 3 of Maple Clinic?", 6, 11),
+        ("Wie viele Panoramen wurden nachmittags auf Ebene 3 in Maple Clinic aufgenommen?", 12, 17),
+    ],
+)
+def test_a_time_of_day_is_applied_to_captures_and_counted_exactly(
+    stack: Stack, token: str, question: str, first: int, last: int
+) -> None:
+    truth = sum(
+        1
+        for c in build_corpus().captures
+        if c.project_id == MAPLE
+        and c.level_number == 3
+        and first <= int(c.captured_at[11:13]) <= last
+    )
+    events = run_turn(stack.chat_url, {"mode": "single", "message": question}, token=token)
+    leading = counts(events)[0]
+    assert unapplied(leading) == [] and (leading["grade"], leading["total"]) == ("EXACT", truth)
+    assert {"axis": "date", "value": f"{first:02d}:00-{last:02d}:59"} in leading["scope"]["applied"]

@@ -109,6 +109,7 @@ def test_a_date_in_any_locale_resolves_to_its_documented_window(question: str, w
             {"project": "prj-harbor-tower", "level": "5", "category": "waterproofing"},
         ),
         ("Photos of water leaks in the morning", {"date": "time_of_day", "topic": "water leak"}),
+        ("Panoramas captured in the morning", {"date": "06:00-11:59"}),
         ("Welche Firmen haben offene Befunde?", {"status": "open"}),
     ],
 )
@@ -256,10 +257,47 @@ def test_alternatives_on_one_axis_are_applied_by_either_side() -> None:
     assert scope.whole and [c.value for c in scope.applied if c.axis == "level"] == ["4"]
 
 
-def test_a_time_of_day_is_never_applied() -> None:
-    (constraint,) = [c for c in read_constraints("photos in the morning", projects=[], today=TODAY)]
-    assert constraint.axis == "date"
-    assert not judge_scope((constraint,), "search_photos", {"query": "photos"}).whole
+def test_a_time_of_day_is_applied_only_by_a_tool_that_takes_hours() -> None:
+    (constraint,) = read_constraints("panoramas in the morning", projects=[], today=TODAY)
+    assert (constraint.axis, constraint.hours) == ("date", ("06:00", "11:59"))
+    hours = {"time_from": "06:00", "time_to": "11:59"}
+    # The photo search takes no hours: it cannot apply a time of day, nor be asked to.
+    searched = judge_scope((constraint,), "search_photos", hours)
+    assert not searched.whole and corrective_arguments(searched, "search_photos") == {}
+    assert judge_scope((constraint,), "query_data", hours).whole
+    assert not judge_scope((constraint,), "query_data", {**hours, "time_to": "12:00"}).whole
+    asked = judge_scope((constraint,), "query_data", {})
+    assert corrective_arguments(asked, "query_data") == hours
+
+
+def test_a_photo_or_a_finding_has_no_time_of_day_to_apply() -> None:
+    for question in ("photos in the morning", "findings raised in the afternoon"):
+        (constraint,) = read_constraints(question, projects=[], today=TODAY)
+        assert (constraint.value, constraint.hours) == ("time_of_day", None)
+        scope = judge_scope((constraint,), "query_data", {"time_from": "06:00"})
+        assert not scope.whole and corrective_arguments(scope, "query_data") == {}
+
+
+@pytest.mark.parametrize(
+    ("phrase", "hours"),
+    [
+        ("after 3 pm", ("15:00", "23:59")),
+        ("before 9 am", ("00:00", "08:59")),
+        ("nachmittags", ("12:00", "17:59")),
+        ("por la noche", ("22:00", "05:59")),
+        ("오전", ("00:00", "11:59")),
+        ("午後", ("12:00", "23:59")),
+    ],
+)
+def test_a_time_of_day_in_any_locale_names_its_hours(phrase: str, hours: tuple[str, str]) -> None:
+    (constraint,) = read_constraints(f"panoramas {phrase}", projects=[], today=TODAY)
+    assert constraint.hours == hours and constraint.value == "-".join(hours)
+
+
+def test_a_time_with_no_hours_is_read_but_never_applied() -> None:
+    (constraint,) = read_constraints("panoramas before 12 am", projects=[], today=TODAY)
+    assert constraint.hours is None and constraint.value == "time_of_day"
+    assert not judge_scope((constraint,), "query_data", {}).whole
 
 
 def test_the_clock_is_the_utc_date_unless_one_setting_pins_it() -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from stub_server.sqlgen import to_sql
+from stub_server.sqlgen import Filters, UntranslatableQuestion, to_sql
 
 OPEN_SAFETY_ON_3 = (
     "SELECT COUNT(*) AS count FROM annotations WHERE project_id = ? AND kind = 'safety' "
@@ -53,3 +53,13 @@ def test_fire_safety_is_a_category_not_the_safety_kind() -> None:
 def test_a_record_id_is_a_lookup_of_that_row() -> None:
     query = to_sql("What is the status of ann-000123?", "prj-x")
     assert "FROM annotations " in query.sql and "id = 'ann-000123'" in query.sql
+
+
+def test_a_time_of_day_filters_captures_and_wraps_past_midnight() -> None:
+    morning = to_sql("List all panoramas", "prj-x", Filters(time_from="06:00", time_to="11:59"))
+    assert "(substr(captured_at, 12, 5) >= ? AND substr(captured_at, 12, 5) <= ?)" in morning.sql
+    assert morning.params[-2:] == ("06:00", "11:59")
+    night = to_sql("List all panoramas", "prj-x", Filters(time_from="22:00", time_to="05:59"))
+    assert "(substr(captured_at, 12, 5) >= ? OR substr(captured_at, 12, 5) <= ?)" in night.sql
+    with pytest.raises(UntranslatableQuestion, match="no time of day"):
+        to_sql("List all photos", "prj-x", Filters(time_from="06:00", time_to="11:59"))
