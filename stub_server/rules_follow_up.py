@@ -16,8 +16,8 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from beacon.lexicon.words import TOPICS
-from stub_server.rules_reading import Project, Reading, english_question, fold, read
+from beacon.lexicon.words import TOPICS, first_match, fold
+from stub_server.rules_reading import Project, Reading, english_question, read
 
 # Words that point back at the previous answer's set.
 OF_THEM = re.compile(
@@ -42,11 +42,8 @@ def _users(messages: list[dict[str, Any]]) -> list[str]:
 
 
 def _topic(question: str) -> str | None:
-    text = fold(question)
-    for key, patterns in TOPICS.items():
-        if any(re.search(rf"(?<!\w)(?:{p})(?!\w)", text) for p in patterns):
-            return key
-    return None
+    hit = first_match(TOPICS, fold(question))
+    return hit[0] if hit is not None else None
 
 
 def _merge(previous: Reading, current: Reading, question: str) -> Reading:

@@ -161,11 +161,8 @@ def _enumeration_sentence(a: Anchor, locale: str, project: str = "") -> str:
     where = say(WHERE.get(str(a.get("relation")), WHERE["*"]), locale)
     if not members:
         return say(ENUMERATED_NONE, locale, noun=noun, where=where)
-    joiner = AND.get(locale, AND["en"])
-    listed = members[0] if len(members) == 1 else ", ".join(members[:-1]) + joiner + members[-1]
-    if locale in ("ko", "ja"):
-        listed = AND[locale].join(members)
     table = ENUMERATED if a.get("complete") else ENUMERATED_PARTIAL
+    listed = _listed(members, locale)
     return say(table, locale, noun=noun, Noun=noun.capitalize(), where=where, listed=listed)
 
 

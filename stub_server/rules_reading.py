@@ -12,13 +12,20 @@ from __future__ import annotations
 
 import calendar
 import re
-import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 
 from beacon.lexicon.clock import today
 from beacon.lexicon.dates import MONTHS, read_dates
-from beacon.lexicon.words import CATEGORIES, KINDS, RECORDS, STATUSES, TOPICS
+from beacon.lexicon.words import (
+    CATEGORIES,
+    KINDS,
+    RECORDS,
+    STATUSES,
+    TOPICS,
+    first_match,
+    fold,
+)
 from beacon.lexicon.words import LEVEL as _LEVEL
 from stub_server.corpus import COMPANIES, INSPECTORS, QUALITY_CATEGORIES, SAFETY_CATEGORIES
 
@@ -133,24 +140,10 @@ def _last_day(year: int, month: int) -> int:
     return calendar.monthrange(year, month)[1]
 
 
-def fold(text: str) -> str:
-    """NFKC, case-folded, whitespace collapsed: how every table is matched."""
-    return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
-
-
-def _bounded(pattern: str) -> str:
-    # \b does not separate Hangul or kana from what follows; latin words need it.
-    return rf"(?<!\w){pattern}(?!\w)" if pattern[:1].isascii() and pattern[:1] != "(" else pattern
-
-
 def _first(table: Mapping[str, tuple[str, ...]], text: str) -> str | None:
-    best: tuple[int, str] | None = None
-    for key, patterns in table.items():
-        for pattern in patterns:
-            match = re.search(_bounded(pattern), text)
-            if match and (best is None or match.start() < best[0]):
-                best = (match.start(), key)
-    return best[1] if best else None
+    """The key of the table's earliest match in (folded) ``text``."""
+    hit = first_match(table, text)
+    return hit[0] if hit is not None else None
 
 
 def project_in(question: str, directory: list[Project]) -> Project | None:

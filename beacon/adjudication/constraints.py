@@ -224,8 +224,9 @@ def read_constraints(
     if project is not None:
         found.append(project[0])
         text = project[1]
+    record_kind = _record_kind(question)
     dates, text = _dates(text, today)
-    if _record_kind(question) != "panoramas":
+    if record_kind != "panoramas":
         # Only a capture carries its time of day: for photos and findings (a day only)
         # a time of day has no hours any tool could take, so it is disclosed, not asked for.
         dates = [replace(c, value=TIME_OF_DAY, hours=None) if c.hours else c for c in dates]
@@ -235,7 +236,7 @@ def read_constraints(
     statuses, text = _table("status", STATUSES, text)
     categories, text = _table("category", CATEGORIES, text)
     kinds, text = _table("kind", KINDS, text)
-    if _searched(question):
+    if record_kind in ("photos", "documents"):
         # A photo or a document has no category or kind: those words are what it shows.
         topics += [Constraint("topic", c.value, c.phrase) for c in categories + kinds]
         categories, kinds = [], []
@@ -246,13 +247,9 @@ def read_constraints(
 
 
 def _record_kind(question: str) -> str | None:
+    """What the question counts or lists (photos, findings, …), or None."""
     hit = first_match(RECORDS, fold_keep(unicodedata.normalize("NFKC", question)))
     return hit[0] if hit is not None else None
-
-
-def _searched(question: str) -> bool:
-    """The question is about records found by a search (photos, documents)."""
-    return _record_kind(question) in ("photos", "documents")
 
 
 def _same(sent: Any, value: str) -> bool:

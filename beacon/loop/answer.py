@@ -10,20 +10,18 @@ the turn ends with its one ``done``.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from beacon.adjudication import AbsenceCause, GateEvent, GateState, Grade, SlotValue
-from beacon.adjudication.slots import render_slot, split_sentences
+from beacon.adjudication.slots import split_sentences
 from beacon.loop.anchors import anchor_records, anchors_message
 from beacon.loop.conversation import conversation_message
-from beacon.loop.copy import ABSENCE, COUNTER_QUESTION, NOT_RUN, SCOPE_COUNT, say
-from beacon.loop.evidence import Evidence
+from beacon.loop.copy import ABSENCE, COUNTER_QUESTION, NOT_RUN, say
 from beacon.loop.finalize import finalize
-from beacon.loop.narration import Narration, guarded, turn_standing
+from beacon.loop.narration import guarded, turn_standing
 from beacon.loop.narrowing_state import first_sample, narrowing_hint, offer_narrowing
 from beacon.loop.prompts import RESPONDER_PROMPT, model_json
-from beacon.loop.scope import answers_question, quoted, scope_audit, scope_notices
+from beacon.loop.scope import scope_audit, scope_notices, with_scope_counts
 from beacon.loop.state import TurnState
 from beacon.loop.view_list import view_list_disclosure
 from beacon.policy.vocabulary import licensing_words
@@ -109,27 +107,6 @@ def evidence_data(state: TurnState) -> dict[str, Any]:
             for e in state.evidence
         ],
     }
-
-
-def with_scope_counts(narration: Narration, evidence: list[Evidence], locale: str) -> Narration:
-    """When no count is of the asked set, code says what each count does count."""
-    if any(answers_question(e) for e in evidence):
-        return narration
-    said = []
-    for item in evidence:
-        if not item.counted or item.failed or item.denied or item.scope.whole:
-            continue
-        slot = SlotValue(item.verdict.grade, item.verdict.value, len(item.citations))
-        count = render_slot("count", slot, locale)
-        if count is not None:
-            phrases = quoted([c.phrase for c in item.scope.unapplied], locale)
-            sentence = say(SCOPE_COUNT, locale, phrases=phrases, figure=count)
-            if sentence not in said:  # a count and its listing companion say it once
-                said.append(sentence)
-    if not said:
-        return narration
-    text = " ".join([narration.text, *said]) if narration.text else " ".join(said)
-    return replace(narration, text=text.strip())
 
 
 def references(state: TurnState) -> None:

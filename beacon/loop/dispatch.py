@@ -20,7 +20,7 @@ from beacon.loop.copy import FAILURE, say
 from beacon.loop.evidence import Evidence, adjudicate, denied_evidence
 from beacon.loop.intent import needed_tools
 from beacon.loop.pages import page_record
-from beacon.loop.sets import asked_extreme, asked_field, enumerate_field
+from beacon.loop.sets import enumerate_field
 from beacon.loop.state import TurnState
 from beacon.policy.audit import audit_row
 from beacon.policy.notices import denial_notice
@@ -103,16 +103,15 @@ async def call(
     )
     # The asked set against the arguments that went out (the narrowing scope included).
     evidence = replace(evidence, scope=judge_scope(state.constraints, tool, arguments))
-    extreme = asked_extreme(state.request.message)
-    field = extreme.field if extreme is not None else asked_field(state.request.message)
-    if field is not None and evidence.counted and not evidence.failed:
+    asked = state.field_asked
+    if asked is not None and evidence.counted and not evidence.failed:
         complete = evidence.verdict.grade is Grade.EXACT and not evidence.verdict.has_more
-        reducer = extreme.reducer if extreme is not None else None
+        reducer = asked.reducer
         named = next((c.value for c in state.constraints if c.axis == "project"), None)
         found = enumerate_field(
             tool,
             outcome.result,
-            field,
+            asked.field,
             complete=complete,
             reducer=reducer,
             record_id=named if reducer == "where" else None,

@@ -25,6 +25,7 @@ from beacon.loop.evidence import digest
 from beacon.loop.narrowing_state import scoped_arguments
 from beacon.loop.prompts import PLANNER_PROMPT, model_json, turn_block
 from beacon.loop.scope import ScopeCorrection
+from beacon.loop.sets import field_question
 from beacon.loop.state import TurnState
 from beacon.policy.capabilities import granted_capabilities
 from beacon.policy.catalog import scope_catalog
@@ -100,6 +101,7 @@ async def gather(state: TurnState, upstream: McpUpstream) -> None:
     state.constraints = read_constraints(
         state.request.message, projects=state.directory, today=today()
     )
+    state.field_asked = field_question(state.request.message)
     deny_needed_tools(state)
     granted = granted_capabilities(state.identity.tiers)
     tools = openai_tools(scope_catalog(await upstream.list_tools(), granted))

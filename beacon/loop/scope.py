@@ -15,12 +15,15 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
+from beacon.adjudication import SlotValue
 from beacon.adjudication.constraints import Constraint, corrective_arguments, missing_sides
-from beacon.loop.copy import SCOPE_MISSING_SIDE, SCOPE_UNAPPLIED, say
+from beacon.adjudication.slots import render_slot
+from beacon.loop.copy import SCOPE_COUNT, SCOPE_MISSING_SIDE, SCOPE_UNAPPLIED, say
 from beacon.loop.evidence import Evidence
+from beacon.loop.narration import Narration
 
 log = logging.getLogger(__name__)
 
@@ -124,3 +127,24 @@ def scope_audit(evidence: Sequence[Evidence]) -> list[dict[str, str]]:
                 {"kind": "scope_unapplied", "rule": c.axis, "token": f"{item.slot}:{c.phrase}"}
             )
     return rows
+
+
+def with_scope_counts(narration: Narration, evidence: Sequence[Evidence], locale: str) -> Narration:
+    """When no count is of the asked set, code says what each count does count."""
+    if any(answers_question(e) for e in evidence):
+        return narration
+    said = []
+    for item in evidence:
+        if not _usable(item) or item.scope.whole:
+            continue
+        slot = SlotValue(item.verdict.grade, item.verdict.value, len(item.citations))
+        count = render_slot("count", slot, locale)
+        if count is not None:
+            phrases = quoted([c.phrase for c in item.scope.unapplied], locale)
+            sentence = say(SCOPE_COUNT, locale, phrases=phrases, figure=count)
+            if sentence not in said:  # a count and its listing companion say it once
+                said.append(sentence)
+    if not said:
+        return narration
+    text = " ".join([narration.text, *said]) if narration.text else " ".join(said)
+    return replace(narration, text=text.strip())

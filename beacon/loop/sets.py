@@ -101,7 +101,7 @@ class Extreme:
     """A question about one end of a field: the most frequent value, or a date's end."""
 
     field: str
-    reducer: str  # most | latest | earliest | where | behind
+    reducer: str | None  # most | latest | earliest | where | behind; None: every value
 
 
 def asked_extreme(question: str) -> Extreme | None:
@@ -122,6 +122,16 @@ def asked_extreme(question: str) -> Extreme | None:
     if field is not None and MOST.search(text):
         return Extreme(field, "most")
     return None
+
+
+def field_question(question: str) -> Extreme | None:
+    """The field a question reads from its records, and how (``reducer`` None: every
+    value, "which …"); read once a turn, for every call of it."""
+    extreme = asked_extreme(question)
+    if extreme is not None:
+        return extreme
+    field = asked_field(question)
+    return Extreme(field, None) if field is not None else None
 
 
 def asked_field(question: str) -> str | None:
@@ -155,7 +165,12 @@ def _nested(record: dict[str, Any], field: str) -> list[dict[str, Any]]:
     ]
 
 
-def _leaders(values: list[str | None], reducer: str | None) -> tuple[str, ...]:
+def _leaders(
+    records: list[dict[str, Any]], field: str, values: list[str | None], reducer: str | None
+) -> tuple[str, ...]:
+    """What a reducer reads from every record of a complete set (see ``Enumeration``)."""
+    if reducer == "behind":
+        return tuple(sorted({str(r[field]) for r in records if _behind(r)}))
     present = [v for v in values if v is not None]
     if reducer is None or not present:
         return ()
@@ -198,9 +213,7 @@ def enumerate_field(
     members = sorted(
         {v for v in values if v is not None}, key=lambda v: (len(v), v) if v.isdigit() else (0, v)
     )
-    leaders = _leaders(values, reducer) if complete and reducer != "behind" else ()
-    if reducer == "behind" and complete:
-        leaders = tuple(sorted({str(r[field]) for r in records if _behind(r)}))
+    leaders = _leaders(records, field, values, reducer) if complete else ()
     if reducer in ("latest", "earliest", "where"):
         members = list(leaders)  # a date question names its end, not every timestamp
     return Enumeration(

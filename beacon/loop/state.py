@@ -24,6 +24,7 @@ from beacon.loop.frames import Frame, FrameMaker
 from beacon.loop.language import answer_locale
 from beacon.loop.narrowing_state import Narrowing
 from beacon.loop.prompts import turn_block
+from beacon.loop.sets import Extreme
 from beacon.store.turns import TurnStore
 from beacon.wire.turns import TurnRequest
 
@@ -66,6 +67,8 @@ class TurnState:
     directory: list[dict[str, str]] = field(default_factory=list)  # round 0's projects
     # What the question limits its set by, read by code once the directory is known.
     constraints: tuple[Constraint, ...] = ()
+    # The field the question reads from its records ("which companies", "who … the most").
+    field_asked: Extreme | None = None
 
     @property
     def turn_id(self) -> str:

@@ -21,6 +21,7 @@ from beacon.adjudication.constraints import (
     read_constraints,
 )
 from beacon.lexicon.clock import ClockSettingError, today
+from harness.gold import MONTH_NAMES  # the eval's own month names, typed by hand
 
 PROJECTS = [
     {"id": "prj-harbor-tower", "name": "Harbor Tower"},
@@ -458,14 +459,6 @@ MONTH_TEMPLATES = {
     "ko": "{p}에서 {y}년 {n}월에 생성된 지적 사항은 몇 건인가요?",
     "ja": "{p}で{y}年{n}月に作成された指摘は何件ですか",
 }
-MONTHS_BY_LOCALE = {
-    "en": ("January", "February", "March", "April", "May", "June", "July", "August",
-           "September", "October", "November", "December"),
-    "de": ("Januar", "Februar", "März", "April", "Mai", "Juni", "Juli", "August",
-           "September", "Oktober", "November", "Dezember"),
-    "es": ("enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto",
-           "septiembre", "octubre", "noviembre", "diciembre"),
-}  # fmt: skip
 MONTH_ENDS = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)  # in 2025, not a leap year
 locales = st.sampled_from(LOCALE_NAMES)
 projects = st.sampled_from(PROJECTS)
@@ -519,7 +512,7 @@ def test_a_photo_topic_is_read_in_every_locale(
 def test_a_named_month_and_year_is_that_whole_month_in_every_locale(
     locale: str, project: dict[str, str], month: int
 ) -> None:
-    name = MONTHS_BY_LOCALE.get(locale, MONTHS_BY_LOCALE["en"])[month - 1]
+    name = MONTH_NAMES.get(locale, MONTH_NAMES["en"])[month - 1]
     question = MONTH_TEMPLATES[locale].format(p=project["name"], m=name, y=2025, n=month)
     expected = f"2025-{month:02d}-01..2025-{month:02d}-{MONTH_ENDS[month - 1]:02d}"
     assert axes(question)["date"] == expected
