@@ -10,8 +10,17 @@ does not. Each sentence of the answer is judged against the turn's
   whole answer is EXACT and complete);
 - ``completeness_claim``: "exactly", "all of them", "in total", "only these" …
   unless the counts it rests on are EXACT and complete;
-- ``absence_claim``: "there are none", "I couldn't find any" … unless a source
-  is empty with standing.
+- ``absence_claim``: a negation about the results or the search ("there are
+  none", "no photos matched", "the search came back empty") unless a source is
+  empty with standing;
+- ``population_claim``: a free sentence that describes the results as a whole
+  ("The results are on level 3") unless every counted source is on screen whole;
+  under a bound or a sample, what the cards show is said through the shown slot;
+- ``subject_mixed``: a population slot and a subset slot in one sentence ("Of
+  at least 189 matches these 10 are on level 3" reads as if all 189 were).
+
+The claims are closed word classes meeting a subject (``claims.py``), not a list
+of phrasings to paraphrase around.
 
 Slots (``{{count:c1}}``) are judged as the placeholders the model wrote: the
 number they become is code's. ``GuardedStream`` applies the guard sentence by
@@ -23,17 +32,27 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from beacon.adjudication.claims import absence_claim, completeness_claim
+from beacon.adjudication.claims import absence_claim, completeness_claim, population_claim
 from beacon.adjudication.numerals import Numeral, find_numerals, normalize, word_value
-from beacon.adjudication.slots import SLOT, Locale, SlotStream, SlotValue, render_sentence
+from beacon.adjudication.slots import (
+    SLOT,
+    Locale,
+    SlotStream,
+    SlotValue,
+    render_sentence,
+    shares_subject,
+)
 from beacon.adjudication.standing import Standing
 
+_TITLE_WORDS = 3  # a value this long is a title or a name, not a word a claim is made of
 _MASK = "\u00b7"  # a placeholder no reader takes for a digit, a letter or a word boundary
 
 
 @dataclass(frozen=True, slots=True)
 class Drop:
-    rule: str  # number_under_unknown | free_count | completeness_claim | absence_claim
+    # number_under_unknown | free_count | completeness_claim | absence_claim
+    # | population_claim | subject_mixed
+    rule: str
     token: str
     sentence: str
 
@@ -67,7 +86,7 @@ def _claim_has_standing(text: str, standing: Standing) -> bool:
     slots = [standing.by_slot(m.group(2)) for m in SLOT.finditer(text)]
     if slots:
         return all(s is not None and s.exact_and_complete for s in slots)
-    return any(s.exact_and_complete for s in standing.sources)
+    return standing.complete
 
 
 def _number_verdict(
@@ -86,12 +105,20 @@ def _number_verdict(
 
 
 def _claim_verdict(text: str, standing: Standing) -> tuple[str, str] | None:
+    if shares_subject(text):
+        return "subject_mixed", SLOT.findall(text)[0][1]
     claim = completeness_claim(text)
     if claim is not None and not _claim_has_standing(text, standing):
         return "completeness_claim", claim
-    claim = absence_claim(text)
-    if claim is not None and not any(s.may_say_none for s in standing.sources):
-        return "absence_claim", claim
+    absence = absence_claim(text)
+    grounded_absence = any(s.may_say_none for s in standing.sources)
+    if absence is not None and not grounded_absence:
+        return "absence_claim", absence
+    claim = population_claim(text)
+    # "写真は見つかりませんでした" is about the results as a whole, and says the one thing a
+    # grounded absence lets it say of them.
+    if claim is not None and not standing.whole_population and absence is None:
+        return "population_claim", claim
     return None
 
 
@@ -105,11 +132,12 @@ def _verdict(
 def _holding_claims(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
     """The protected values that hold a claim's words whole (a title "No hi-vis vest in
     loading area"): those are the value's words. A short value inside a claim — a status
-    "open" the turn sent in "No open findings were found" — excuses nothing."""
+    "open", an enumerated "none" — excuses nothing: a title is three words or more."""
     return [
         (start, end)
         for start, end in spans
-        if completeness_claim(text[start:end]) or absence_claim(text[start:end])
+        if len(text[start:end].split()) >= _TITLE_WORDS
+        and (completeness_claim(text[start:end]) or absence_claim(text[start:end]))
     ]
 
 

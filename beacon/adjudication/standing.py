@@ -32,10 +32,21 @@ class Source:
     has_more: bool
     emptiness: Emptiness
     may_say_none: bool  # an accounted empty result: "there are none" has standing
+    shown: int | None = None  # how many of its items are on screen (None: not said)
 
     @property
     def exact_and_complete(self) -> bool:
         return self.grade is Grade.EXACT and not self.has_more and self.value is not None
+
+    @property
+    def wholly_shown(self) -> bool:
+        """Exact, complete and every item on screen: what the cards show is the set."""
+        return (
+            self.exact_and_complete
+            and self.shown is not None
+            and self.value is not None
+            and self.shown >= self.value
+        )
 
 
 LEVEL_FORMS = (
@@ -104,6 +115,16 @@ _ISO_DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})")
 _LEVEL_MENTION = re.compile(r"\b(?:level|lvl|ebene|nivel|planta|piso)\s*(\d{1,3})\b", re.IGNORECASE)
 
 
+_BARE_NUMBER = re.compile(r"[#№]?\s*[\d.,\s\u00a0\u202f]+")
+
+
+def id_forms(text: str) -> list[str]:
+    digits = re.sub(r"\D", "", text)
+    if not digits:
+        return []
+    return [f"#{digits}", f"ID {digits}", f"No. {digits}", f"Nr. {digits}", f"№{digits}"]
+
+
 def level_forms(n: int) -> list[str]:
     return [form.format(n=n) for form in LEVEL_FORMS]
 
@@ -157,6 +178,12 @@ class Standing:
         return bool(self.sources) and all(s.exact_and_complete for s in self.sources)
 
     @cached_property
+    def whole_population(self) -> bool:
+        """Every counted source is on screen whole: a sentence about "the photos" is
+        about what code and the reader both see, not about a sample of them."""
+        return bool(self.sources) and all(s.wholly_shown for s in self.sources)
+
+    @cached_property
     def exact_values(self) -> frozenset[int]:
         return frozenset(
             int(s.value)
@@ -171,8 +198,11 @@ class Standing:
     def values(self) -> tuple[str, ...]:
         """The strings with the forms of the levels and dates they (and the levels) name."""
         numbers = set(self.levels)
-        forms: list[str] = list(self.strings)
+        forms: list[str] = []
         for text in self.strings:
+            # A value that is only a number is bound to no field a sentence can name:
+            # it protects that number as an id ("#10", "ID 10"), never as a count.
+            forms.extend(id_forms(text) if _BARE_NUMBER.fullmatch(text.strip()) else [text])
             numbers.update(int(m.group(1)) for m in _LEVEL_MENTION.finditer(text))
             for match in _ISO_DATE.finditer(text):
                 year, month, day = (int(g) for g in match.groups())

@@ -11,6 +11,7 @@ Every verdict becomes an audit row saved with the answer.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -52,6 +53,15 @@ def _levels(value: Any) -> Iterator[int]:
             yield from _levels(item)
 
 
+_DATE_OR_TIME = re.compile(r"\d{4}-\d{2}-\d{2}|\b\d{1,2}:\d{2}\b")
+
+
+def bound_values(arguments: Mapping[str, Any]) -> Iterator[str]:
+    """The dates and times of day inside a call's arguments, and nothing else of them."""
+    for text in strings_in(dict(arguments)):
+        yield from (m.group() for m in _DATE_OR_TIME.finditer(text))
+
+
 def source(item: Evidence) -> Source:
     verdict = item.verdict
     grounded_zero = verdict.grade is Grade.EXACT and verdict.value == 0 and not verdict.has_more
@@ -63,6 +73,7 @@ def source(item: Evidence) -> Source:
         verdict.has_more,
         item.emptiness,
         may_say_none=grounded_zero or searched_empty,
+        shown=len(item.citations),
     )
 
 
@@ -72,15 +83,17 @@ def turn_standing(
     view_context: Mapping[str, Any] | None,
 ) -> Standing:
     """The turn's counted sources and every non-count value its evidence carries:
-    card ids, titles, levels and dates, the arguments code sent (a level, a date
-    range, a query), enumerated field values, project names, the host's view."""
+    card ids, titles, levels and dates, enumerated field values, project names, the
+    host's view. The arguments a call went out with are the planner's words, not the
+    upstream's: they protect only what is bound to a field — a level in a level's
+    forms, a date in a date's, a time of day as a time — never a bare string."""
     counted = [e for e in evidence if e.counted]
     values: list[str] = []
     levels: list[int] = list(_levels(view_context or {}))
     for item in counted:
         for card in item.citations:
             values.extend(v for v in (card.id, card.title, card.level, card.date) if v)
-        values.extend(strings_in(item.arguments))
+        values.extend(bound_values(item.arguments))
         levels.extend(_levels(item.arguments))
         if item.enumeration is not None:
             values.extend(str(m) for m in item.enumeration.members)

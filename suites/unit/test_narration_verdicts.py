@@ -213,7 +213,9 @@ def test_a_completeness_claim_stands_on_an_exact_complete_count() -> None:
     mixed = build_standing([EXACT, BOUND], VALUES)
     assert rule("There are exactly {{count:c2}} photos.", mixed) == "completeness_claim"
     assert rule("There are exactly {{count:c9}} photos.", mixed) == "completeness_claim"
-    assert rule("All of them are open.", mixed) is None
+    # Without a slot, "all of them" is said of the turn's results: every counted source
+    # must be whole, not one of them.
+    assert rule("All of them are open.", mixed) == "completeness_claim"
 
 
 def test_a_negated_completeness_is_no_claim() -> None:
@@ -262,9 +264,9 @@ def test_saying_a_count_cannot_be_given_is_no_absence_claim() -> None:
 
 
 def test_a_protected_title_cannot_trip_a_claim() -> None:
-    standing = build_standing([BOUND], ["Worker has no harness"])
-    assert rule('The photo "Worker has no harness" is shown.', standing) is None
-    assert rule("The worker has no harness.", SEARCH) == "absence_claim"
+    standing = build_standing([BOUND], ["No harness photos found"])
+    assert rule('The photo "No harness photos found" is shown.', standing) is None
+    assert rule("No harness photos found.", SEARCH) == "absence_claim"
 
 
 # --- standing ---------------------------------------------------------------------
@@ -401,10 +403,14 @@ def test_korean_and_japanese_number_words_have_their_values(word: str, value: in
 
 
 def test_a_korean_or_japanese_count_equal_to_a_complete_exact_count_stays() -> None:
-    six = build_standing([Source("c1", Grade.EXACT, 6, False, "non_empty", False)])
+    six = build_standing([Source("c1", Grade.EXACT, 6, False, "non_empty", False, shown=6)])
     assert rule("미해결 지적 사항은 모두 여섯 건입니다.", six, "ko") is None
     assert rule("未解決の指摘は全部で六件です。", six, "ja") is None
     assert rule("미해결 지적 사항은 모두 일곱 건입니다.", six, "ko") == "free_count"
+    # Counted but not on screen (a count-only call): "the findings are …" is said of
+    # records nobody has seen.
+    unseen = build_standing([Source("c1", Grade.EXACT, 6, False, "non_empty", False, shown=0)])
+    assert rule("미해결 지적 사항은 모두 여섯 건입니다.", unseen, "ko") == "population_claim"
 
 
 def test_word_values_are_read_in_the_locale_then_the_others() -> None:
@@ -418,7 +424,7 @@ def test_word_values_are_read_in_the_locale_then_the_others() -> None:
 
 def test_claims_name_the_words_that_claim() -> None:
     assert completeness_claim("Those are exactly right") == "exactly"
-    assert absence_claim("There were none") == "There were none"
+    assert absence_claim("There were none") == "none"
     assert completeness_claim("plain words") is None and absence_claim("plain words") is None
 
 

@@ -1,0 +1,290 @@
+"""The closed word classes a claim is made of, per locale: negation, quantifiers, results.
+
+Phrase lists of "no results" sentences can always be paraphrased around; the
+words that make a sentence deny, quantify or total cannot. Negators ("no",
+"n't", "kein", "ningún", "없다", "ません"), universal quantifiers ("all",
+"every", "the lot", "sämtliche", "todos", "모든", "全て"), emptiness
+predicates ("empty", "leer", "vacío", "비어", "空") and the negative-polarity
+items that only occur under a negation ("any", "a single", "at all") are
+closed classes: a language does not grow new ones, so each table here is
+complete by construction and reviewed a locale at a time. What a sentence is
+*about* — the results (``RESULT_NOUNS``), the search (``SEARCH_VERBS``), the
+cards on screen (``SHOWN_MARKERS``) — is the other half of a claim; the rules
+that combine them live in ``beacon.adjudication.claims``.
+
+Every entry is a regex fragment matched on NFKC text, case-insensitively; a
+Latin-script class is wrapped in word boundaries by ``latin``, Hangul and kana
+are matched as they stand (they have no word boundary to speak of).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from beacon.lexicon.words import RECORDS
+
+Classes = Mapping[str, tuple[str, ...]]
+LOCALES = ("en", "de", "es", "ko", "ja")
+
+# Auxiliaries and copulas: English sentential negation is one of these plus "not"
+# ("did not find"), while a bare "not" before a participle modifies a noun
+# ("workers not wearing hard hats") and denies nothing about the results.
+EN_AUXILIARIES = (
+    r"(?:do|does|did|is|are|was|were|be|been|am|have|has|had|can|could|will|would|shall"
+    r"|should|may|might|must)"
+)
+
+# Negators: the words that make a clause deny. A determiner ("no", "kein", "ningún")
+# denies its own noun phrase; the rest deny the clause they stand in.
+NEGATORS: Classes = {
+    "en": (
+        rf"{EN_AUXILIARIES}\s+not",
+        r"\w+n[’']t",
+        r"cannot",
+        r"^\W*not",
+        r"not\s+(?:a|one|a single|any|even)",
+        r"no",
+        r"none",
+        r"nothing",
+        r"never",
+        r"neither",
+        r"nor",
+        r"nowhere",
+        r"nobody",
+        r"zero",
+        r"unable to",
+        r"fail(?:s|ed)? to",
+    ),
+    "de": (
+        r"kein(?:e|en|em|er|es)?",
+        r"nicht",
+        r"nichts",
+        r"nie(?:mals)?",
+        r"niemand",
+        r"nirgend(?:s|wo)",
+        r"weder",
+        r"null",
+    ),
+    "es": (
+        r"no",
+        r"ningun[oa]s?",
+        r"ningún",
+        r"nada",
+        r"nadie",
+        r"nunca",
+        r"jamás",
+        r"tampoco",
+        r"ni",
+        r"cero",
+    ),
+    # Korean and Japanese negate with a verb ending: it denies when it ends the
+    # clause (없습니다, ません); as a modifier before a noun (없는 작업자, していない作業員)
+    # it describes what was searched for, so a final position is part of the class.
+    "ko": (
+        r"없(?:습니다|어요|어|음|다|네요|었습니다|었어요|었다|군요)",
+        r"없는\s*(?:것|듯|걸)",
+        r"않(?:습니다|아요|았습니다|았어요|았다|는다|음)",
+        r"못(?:했습니다|했어요|했다|합니다|해요|하였습니다)",
+        r"지\s*못",
+        r"수\s*없",
+        r"아무(?:것도|런|\s+\w+도)",
+        r"하나도",
+        r"한\s*(?:장|건|개)도",
+        r"전혀",
+        r"결코",
+        r"영\s*(?:장|건|개)",
+    ),
+    "ja": (
+        r"ません",
+        r"ない(?:です|でした|よう|。|$|\s*[.。!！])",
+        r"なかった",
+        r"無い",
+        r"なし",
+        r"ゼロ",
+        r"皆無",
+        r"一(?:件|枚|つ|個)も",
+        r"ひとつも",
+        r"何も",
+        r"誰も",
+        r"見当たら",
+        r"見つから",
+    ),
+}
+
+# Negative-polarity items: words that only appear under a negation and widen it to
+# "any at all" ("I don't see any", "not a single one", "überhaupt", "에 아무").
+POLARITY: Classes = {
+    "en": (r"any(?:thing|one|more)?", r"a single", r"at all", r"whatsoever", r"ever", r"yet"),
+    "de": (r"irgend\w*", r"überhaupt", r"einzige\w*", r"mehr", r"weitere\w*", r"andere\w*"),
+    "es": (r"alguno?s?", r"alguna?s?", r"ningún", r"otr[oa]s?", r"más", r"en absoluto"),
+    "ko": (r"아무", r"하나도", r"전혀", r"더", r"다른"),
+    "ja": (r"一切", r"全く", r"まったく", r"他に", r"ほかに", r"これ以上", r"もう"),
+}
+
+# Universal quantifiers: they claim the whole population of what they quantify, so
+# they claim it of the results when the sentence is about the results.
+UNIVERSALS: Classes = {
+    "en": (
+        r"all", r"every(?:one)?", r"each and every", r"entire(?:ly)?", r"whole", r"complete(?:ly)?",
+        r"full", r"only", r"sole(?:ly)?", r"both",
+    ),
+    "de": (
+        r"alle[snmr]?", r"sämtliche\w*", r"jede[snmr]?", r"gesamte?\w*", r"vollständig\w*",
+        r"komplett\w*", r"ganze?\w*", r"nur", r"einzige\w*", r"beide\w*",
+    ),
+    "es": (
+        r"tod[oa]s?", r"cada", r"complet[oa]s?", r"enter[oa]s?", r"únic[oa]s?", r"unic[oa]s?",
+        r"solo", r"sólo", r"solamente", r"únicamente", r"ambos", r"ambas",
+    ),
+    "ko": (r"모두", r"전부", r"모든", r"전체", r"유일", r"뿐", r"밖에", r"완전한", r"둘\s*다"),
+    "ja": (r"すべて", r"全て", r"全部", r"全体", r"のみ", r"だけ", r"唯一", r"完全", r"両方"),
+}  # fmt: skip
+
+# Totalisers: a universal that needs no subject, it totals whatever was said
+# ("exactly", "in total", "everything", "that's the lot", "insgesamt", "eso es todo").
+TOTALS: Classes = {
+    "en": (
+        r"exact(?:ly)?", r"precisely", r"altogether", r"in (?:total|all|sum)", r"totals?",
+        r"totalling", r"everything", r"the (?:whole )?lot", r"that(?:['’]s| is| was) (?:all|it)",
+        r"the full (?:set|list|count)", r"no (?:more|other|further)", r"nothing (?:else|more)",
+    ),
+    "de": (
+        r"genau", r"exakt", r"insgesamt", r"alles", r"das war'?s", r"das ist alles",
+        r"keine weiteren", r"sonst nichts", r"nicht mehr als",
+    ),
+    "es": (
+        r"exactamente", r"en total", r"eso es todo", r"totalidad", r"total de", r"no hay más",
+        r"ningún otro", r"ninguna otra", r"nada más",
+    ),
+    "ko": (r"정확히", r"총", r"합계", r"이게\s*다", r"그게\s*다", r"이것이\s*전부", r"더\s*이상", r"더는"),
+    "ja": (r"ちょうど", r"正確に", r"合計", r"全件", r"これで(?:全部|すべて|全て)", r"これ以上", r"他には"),
+}  # fmt: skip
+
+# Negative pronouns and quantifiers: a denial with no noun to wait for ("none",
+# "nothing", "nichts", "nada", "아무것도", "何も").
+NEGATIVE_PRONOUNS: Classes = {
+    "en": (r"none", r"nothing", r"nobody", r"zero", r"nil", r"not (?:a single|one)(?: one)?"),
+    "de": (r"nichts", r"null", r"niemand", r"kein einzige\w*", r"keine?s?\s+mehr"),
+    "es": (r"nada", r"nadie", r"cero", r"ningun[oa]", r"ni uno", r"ni una"),
+    "ko": (r"아무것도", r"하나도", r"한\s*(?:장|건|개)도", r"영\s*(?:장|건|개)"),
+    "ja": (r"何も", r"一(?:件|枚|つ|個)も", r"ひとつも", r"ゼロ", r"皆無", r"誰も"),
+}
+
+# Pronouns that stand for the results already talked about ("all of them", "sie alle").
+PRONOUNS: Classes = {
+    "en": (r"them", r"these", r"those", r"they", r"it"),
+    "de": (r"sie", r"diese"),
+    "es": (r"ellos", r"ellas", r"estos", r"estas", r"esos", r"esas"),
+    "ko": (r"이것", r"그것", r"이들", r"그들"),
+    "ja": (r"これら", r"それら", r"これ", r"それ"),
+}
+
+# Proportions: a share of the population ("most of the photos", "mostly") is a
+# population claim as much as "all" is, when all code saw is a sample.
+PROPORTIONS: Classes = {
+    "en": (r"most of", r"mostly", r"majority", r"typically", r"predominantly", r"generally"),
+    "de": (r"meiste\w*", r"überwiegend", r"größtenteils", r"mehrheit\w*", r"hauptsächlich"),
+    "es": (r"la mayoría", r"mayoritariamente", r"principalmente", r"en su mayoría"),
+    "ko": (r"대부분", r"대다수", r"주로"),
+    "ja": (r"ほとんど", r"大半", r"大部分", r"主に"),
+}
+
+# Emptiness predicates: "came back empty", "leer", "vacío", "비어", "空".
+EMPTY: Classes = {
+    "en": (r"empty", r"blank", r"came back with nothing", r"turned up nothing", r"nil"),
+    "de": (r"leer\w*", r"ergebnislos"),
+    "es": (r"vací[oa]s?", r"en blanco", r"sin resultados?"),
+    "ko": (r"비어\s*있", r"빈\s*결과", r"결과\s*없"),
+    "ja": (r"空(?:です|でした|っぽ|の結果)", r"該当なし", r"ヒットなし", r"0件"),
+}
+
+# Words for a search's results in general; each record kind's own words come from
+# ``RECORDS`` (photos, findings, panoramas, documents and their names in five locales).
+GENERIC_RESULTS: Classes = {
+    "en": (
+        r"results?", r"match(?:es)?", r"hits?", r"items?", r"entr(?:y|ies)", r"records?",
+        r"files?", r"rows?", r"others?", r"shots?", r"list", r"set",
+    ),
+    "de": (
+        r"ergebnis(?:se|sen)?", r"treffer(?:n)?", r"einträge?n?", r"eintrag", r"datensätze?n?",
+        r"dateien", r"datei", r"elemente?n?", r"zeilen?", r"funde?", r"liste",
+    ),
+    "es": (
+        r"resultados?", r"coincidencias?", r"registros?", r"elementos?", r"archivos?",
+        r"entradas?", r"filas?", r"aciertos?", r"lista", r"conjunto",
+    ),
+    "ko": (r"결과", r"항목", r"기록", r"파일", r"데이터", r"일치", r"목록"),
+    "ja": (r"結果", r"項目", r"記録", r"ファイル", r"データ", r"ヒット", r"該当", r"一覧", r"リスト"),
+}  # fmt: skip
+
+
+def _result_nouns() -> tuple[str, ...]:
+    kinds = tuple(p for patterns in RECORDS.values() for p in patterns)
+    return (*(p for locale in LOCALES for p in GENERIC_RESULTS[locale]), *kinds)
+
+
+# Every locale's result words in one class: a model does not always answer in the
+# locale it was asked in, and no two scripts share a word.
+RESULT_NOUNS: tuple[str, ...] = _result_nouns()
+
+# The verbs of searching and of existing: a negation over them denies the results
+# ("I couldn't find", "wurde nicht gefunden", "no encontré", "찾지 못했", "見つかりません").
+SEARCH_VERBS: Classes = {
+    "en": (
+        r"find(?:s|ing)?", r"found", r"locate[ds]?", r"see[ns]?", r"saw", r"spot(?:ted)?",
+        r"match(?:ed|es|ing)?", r"return(?:s|ed)?", r"turn(?:s|ed)? up", r"show(?:s|ed)? up",
+        r"c[oa]me (?:up|back)", r"exists?", r"existed", r"there(?:'s| is| are| were| was)",
+        r"yield(?:s|ed)?", r"contain(?:s|ed)?", r"left",
+    ),
+    "de": (
+        r"gefunden", r"finde[nt]?", r"fand(?:en)?", r"entdeckt", r"gesehen", r"sehe[n]?",
+        r"gibt", r"gab", r"vorhanden", r"existier\w*", r"ergab(?:en)?", r"ergeben",
+        r"liefer\w*", r"zurückgegeben", r"enthält", r"enthalten", r"aufgetaucht",
+        r"passt", r"passen", r"übrig",
+    ),
+    "es": (
+        r"hay", r"había", r"hubo", r"existen?", r"encontr\w*", r"hall\w*", r"veo", r"vi",
+        r"ver", r"devolv\w*", r"devuel\w*", r"coincid\w*", r"aparec\w*", r"apareci\w*",
+        r"tiene", r"contiene", r"arroj\w*", r"quedan?",
+    ),
+    "ko": (
+        r"찾", r"발견", r"확인되", r"보이", r"일치", r"나오", r"나왔", r"반환",
+        r"존재", r"있", r"남",
+    ),
+    "ja": (
+        r"見つか", r"見当たら", r"ヒット", r"該当", r"一致", r"返", r"存在",
+        r"あり", r"ある", r"残",
+    ),
+}  # fmt: skip
+
+# The search itself as a noun: what an emptiness predicate is said of ("the search
+# came back empty"). Not a verb of finding: "Maple Clinic was not searched" says what
+# the search covered, not that it found nothing.
+SEARCH_NOUNS: Classes = {
+    "en": (r"search(?:es)?", r"quer(?:y|ies)", r"lookup"),
+    "de": (r"suche", r"abfrage"),
+    "es": (r"búsqueda", r"consulta"),
+    "ko": (r"검색", r"조회"),
+    "ja": (r"検索", r"照会"),
+}
+
+# What points at the cards on screen rather than at the population: "the cards below",
+# "die unten angezeigten", "las tarjetas de abajo", "아래 카드", "下のカード".
+SHOWN_MARKERS: Classes = {
+    "en": (r"below", r"above", r"shown", r"displayed", r"listed (?:here|below|above)", r"cards?"),
+    "de": (r"unten", r"oben", r"angezeigt\w*", r"gezeigt\w*", r"aufgeführt\w*", r"karten?"),
+    "es": (r"abajo", r"arriba", r"mostrad[oa]s", r"listad[oa]s", r"tarjetas?"),
+    # A singular demonstrative names one card: "이 사진은", "この写真は", "this photo".
+    "ko": (r"아래", r"위의", r"표시된", r"보여\s*드린", r"카드", r"(?<!\S)(?:이|그|해당)(?=\s)"),
+    "ja": (r"以下の", r"下記", r"下の", r"表示(?:され|した|中)", r"カード", r"この", r"その"),
+}
+
+# Determiners and particles that make a noun phrase the definite subject of its
+# clause: "the photos …", "die Fotos …", "las fotos …", "사진은 …", "写真は …".
+DEFINITE: Classes = {
+    "en": (r"the", r"these", r"those", r"all the", r"all of the", r"all these"),
+    "de": (r"die", r"diese", r"alle", r"jene"),
+    "es": (r"los", r"las", r"estos", r"estas", r"esos", r"esas", r"todos los", r"todas las"),
+    "ko": (r"은", r"는", r"이", r"가", r"들은", r"들이"),
+    "ja": (r"は", r"が", r"はすべて", r"は全て"),
+}
