@@ -32,8 +32,8 @@ from beacon.lexicon.grammar import (
     NEGATIVE_PRONOUNS,
     NEGATORS,
     POLARITY,
-    PROPORTIONS,
     PRONOUNS,
+    PROPORTIONS,
     RESULT_NOUNS,
     SEARCH_NOUNS,
     SEARCH_VERBS,
@@ -125,9 +125,7 @@ def _denies_results(text: str, negator: re.Match[str]) -> bool:
         # What the negator governs stops at a preposition: "not among the results"
         # places something, it does not deny that there are results.
         governed = _PREPOSITION.split(scope.split(" · ", 1)[1], maxsplit=1)[0]
-        return bool(
-            _SEARCH.search(scope) or _RESULT.search(governed) or _POLARITY.search(governed)
-        )
+        return bool(_SEARCH.search(scope) or _RESULT.search(governed) or _POLARITY.search(governed))
     scope = _cjk_scope(text, negator.start())
     return bool(_SEARCH.search(scope) or _RESULT.search(scope) or _SEARCH.match(negator.group()))
 
@@ -176,8 +174,8 @@ def population_claim(text: str) -> str | None:
         # "the photo" is one card; "the photos", "die Fotos", "las fotos" are the set.
         if subject.group("det").lower() != "the" or subject.group().lower().endswith("s"):
             return subject.group().strip(" ,;:")
-    subject = _CJK_SUBJECT.search(text)
-    return subject.group() if subject else None
+    topic = _CJK_SUBJECT.search(text)
+    return topic.group() if topic else None
 
 
 def shown_marked(text: str) -> bool:

@@ -156,8 +156,14 @@ TOTALS: Classes = {
         r"exactamente", r"en total", r"eso es todo", r"totalidad", r"total de", r"no hay más",
         r"ningún otro", r"ninguna otra", r"nada más",
     ),
-    "ko": (r"정확히", r"총", r"합계", r"이게\s*다", r"그게\s*다", r"이것이\s*전부", r"더\s*이상", r"더는"),
-    "ja": (r"ちょうど", r"正確に", r"合計", r"全件", r"これで(?:全部|すべて|全て)", r"これ以上", r"他には"),
+    "ko": (
+        r"정확히", r"총", r"합계", r"이게\s*다", r"그게\s*다", r"이것이\s*전부", r"더\s*이상",
+        r"더는",
+    ),
+    "ja": (
+        r"ちょうど", r"正確に", r"合計", r"全件", r"これで(?:全部|すべて|全て)", r"これ以上",
+        r"他には",
+    ),
 }  # fmt: skip
 
 # Negative pronouns and quantifiers: a denial with no noun to wait for ("none",
@@ -214,7 +220,9 @@ GENERIC_RESULTS: Classes = {
         r"entradas?", r"filas?", r"aciertos?", r"lista", r"conjunto",
     ),
     "ko": (r"결과", r"항목", r"기록", r"파일", r"데이터", r"일치", r"목록"),
-    "ja": (r"結果", r"項目", r"記録", r"ファイル", r"データ", r"ヒット", r"該当", r"一覧", r"リスト"),
+    "ja": (
+        r"結果", r"項目", r"記録", r"ファイル", r"データ", r"ヒット", r"該当", r"一覧", r"リスト",
+    ),
 }  # fmt: skip
 
 
