@@ -177,7 +177,3 @@ def population_claim(text: str) -> str | None:
     topic = _CJK_SUBJECT.search(text)
     return topic.group() if topic else None
 
-
-def shown_marked(text: str) -> bool:
-    """The sentence points at the cards on screen (a shown slot, "below", "カード")."""
-    return bool(_SHOWN.search(text))
