@@ -79,6 +79,18 @@ def _conversation(request: ChatRequest) -> list[dict[str, Any]]:
     return []
 
 
+def _anchor_kinds(request: ChatRequest) -> list[str]:
+    """The kinds of the narration anchors the request carried, in order."""
+    messages = [m.model_dump(exclude_none=True) for m in request.messages]
+    if not any('"anchors"' in str(m.get("content")) for m in messages):
+        return []
+    for block in _json_blocks(messages):
+        anchors = block.get("anchors")
+        if isinstance(anchors, list):
+            return [str(a.get("kind")) for a in anchors if isinstance(a, dict)]
+    return []
+
+
 class RequestLog:
     """Every physical completion request, in order (``GET /dev/requests``)."""
 
@@ -103,6 +115,8 @@ class RequestLog:
             # The prior turns the request carried as data (questions, prior citations), so
             # a test can see which calls received the chat transcript.
             "conversation": _conversation(request),
+            # The anchor kinds code decided for the answer call (what it was told to say).
+            "anchors": _anchor_kinds(request),
         }
         self._entries.append(entry)
         return entry

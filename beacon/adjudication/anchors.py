@@ -143,7 +143,8 @@ def in_band_failure(slot: str | None, source: str) -> Anchor:
 def narrowing_released() -> Anchor:
     return Anchor(
         AnchorKind.NARROWING_RELEASED,
-        "The narrowing was released: say the next search covers everything.",
+        "The narrowing has been released: the next search covers everything. Say so; "
+        "do not re-run the search inside this turn.",
     )
 
 

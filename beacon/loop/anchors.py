@@ -13,12 +13,22 @@ from collections.abc import Sequence
 from typing import Any
 
 from beacon.adjudication import Basis, call_anchors
-from beacon.adjudication.anchors import enumeration
+from beacon.adjudication.anchors import enumeration, narrowing_released, view_list_truncated
 from beacon.loop.evidence import Evidence
 from beacon.loop.prompts import model_json
 
 
-def anchor_records(evidence: Sequence[Evidence], question: str) -> list[dict[str, Any]]:
+def anchor_records(
+    evidence: Sequence[Evidence],
+    question: str,
+    *,
+    released: bool = False,
+    view_slot: str | None = None,
+) -> list[dict[str, Any]]:
+    """Every counted call's anchors; with ``released`` (the narrowed scope came back
+    empty and was let go), the instruction that the next search covers everything
+    and nothing is re-run inside this turn; with ``view_slot`` (the host's list is at
+    its wire cap), that the list on screen is spoken of as shown, never as all."""
     records = []
     for item in evidence:
         if not item.counted:
@@ -46,11 +56,21 @@ def anchor_records(evidence: Sequence[Evidence], question: str) -> list[dict[str
                 leaders=found.leaders,
             )
             records.append({**anchor.record(), **facts})
+    if released:
+        records.append(narrowing_released().record())
+    if view_slot is not None:
+        records.append(view_list_truncated(view_slot).record())
     return records
 
 
-def anchors_message(evidence: Sequence[Evidence], question: str) -> str:
-    records = anchor_records(evidence, question)
+def anchors_message(
+    evidence: Sequence[Evidence],
+    question: str,
+    *,
+    released: bool = False,
+    view_slot: str | None = None,
+) -> str:
+    records = anchor_records(evidence, question, released=released, view_slot=view_slot)
     head = "Narration anchors (decided by code before you speak; follow each instruction)"
     if not records:
         head += "; no counted evidence was gathered: state no number"

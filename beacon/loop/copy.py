@@ -282,3 +282,57 @@ SCOPE_COUNT: Mapping[str, str] = {
     "de": "Die Zählung ohne {phrases}: {figure}.",
     "es": "El recuento sin {phrases}: {figure}.",
 }
+# Partial entitlement: the part of a question the caller's plan covers, offered before
+# anything runs ({capabilities}: the plan's missing capabilities, by their labels).
+PARTIAL_OFFER: Mapping[str, str] = {
+    "en": "Part of this needs {capabilities}, which your plan does not include. "
+    "With your access I can do this: {scope}. Shall I proceed?",
+    "ko": "일부는 {capabilities} 기능이 필요하며 현재 요금제에 포함되어 있지 않습니다. "
+    "현재 권한으로 할 수 있는 것: {scope}. 진행할까요?",
+    "ja": "一部には{capabilities}が必要ですが、現在のプランには含まれていません。"
+    "今の権限でできること: {scope}。進めますか?",
+    "de": "Ein Teil davon braucht {capabilities}, was Ihr Tarif nicht enthält. "
+    "Mit Ihrem Zugang kann ich Folgendes tun: {scope}. Soll ich fortfahren?",
+    "es": "Una parte necesita {capabilities}, que su plan no incluye. "
+    "Con su acceso puedo hacer esto: {scope}. ¿Continúo?",
+}
+AND: Mapping[str, str] = {"en": " and ", "ko": " 및 ", "ja": "と", "de": " und ", "es": " y "}
+FEASIBLE: Mapping[str, str] = {
+    "en": "With your access I can do this: {scope}. Shall I proceed?",
+    "ko": "현재 권한으로 할 수 있는 것: {scope}. 진행할까요?",
+    "ja": "今の権限でできること: {scope}。進めますか?",
+    "de": "Mit Ihrem Zugang kann ich Folgendes tun: {scope}. Soll ich fortfahren?",
+    "es": "Con su acceso puedo hacer esto: {scope}. ¿Continúo?",
+}
+# The reply that runs the feasible part: a listing (its count is what the list's own
+# accounting grades), never "how many" again (that needs the aggregate the plan lacks).
+LIST_REPLY: Mapping[str, str] = {
+    "en": "List the {what} in {project}",
+    "ko": "{project}의 {what} 목록을 보여 주세요",
+    "ja": "{project}の{what}を一覧表示してください",
+    "de": "Liste {what} in {project} auf",
+    "es": "Lista {what} en {project}",
+}
+LIST_REPLY_ANYWHERE: Mapping[str, str] = {
+    "en": "List the {what}",
+    "ko": "{what} 목록을 보여 주세요",
+    "ja": "{what}を一覧表示してください",
+    "de": "Liste {what} auf",
+    "es": "Lista {what}",
+}
+# A portfolio question (no project named, several visible): which project, one
+# recommended (the first the directory lists).
+PORTFOLIO_QUESTION: Mapping[str, str] = {
+    "en": "This could mean any of your projects. Which one should I look in?",
+    "ko": "여러 프로젝트에 해당할 수 있습니다. 어느 프로젝트에서 찾을까요?",
+    "ja": "どのプロジェクトにも当てはまります。どのプロジェクトで調べますか?",
+    "de": "Das kann jedes Ihrer Projekte betreffen. In welchem soll ich nachsehen?",
+    "es": "Puede referirse a cualquiera de sus proyectos. ¿En cuál busco?",
+}
+PROJECT_REPLY: Mapping[str, str] = {
+    "en": "{question} — in {project}",
+    "ko": "{project}: {question}",
+    "ja": "{project}: {question}",
+    "de": "{question} — in {project}",
+    "es": "{question} — en {project}",
+}

@@ -18,7 +18,7 @@ from beacon.adjudication.constraints import judge_scope
 from beacon.loop.citations import MAX_CARDS_PER_SOURCE
 from beacon.loop.copy import FAILURE, say
 from beacon.loop.evidence import Evidence, adjudicate, denied_evidence
-from beacon.loop.intent import needed_tools
+from beacon.loop.intent import intent_tools, needed_tools
 from beacon.loop.pages import page_record
 from beacon.loop.sets import enumerate_field
 from beacon.loop.state import TurnState
@@ -64,8 +64,10 @@ def deny(
     return denied_evidence(tool, arguments, call_id=call_id, slot=slot)
 
 
-def deny_needed_tools(state: TurnState) -> None:
-    """Tools the question needs and the caller lacks: one denial each."""
+def deny_needed_tools(state: TurnState) -> list[str]:
+    """Tools the question needs and the caller lacks: one denial each. Returns the
+    capabilities they need (what a partial-entitlement offer names)."""
+    lacking = []
     for tool in needed_tools(state.request.message):
         decision = _decide(state, tool)
         if decision.allowed:
@@ -73,6 +75,14 @@ def deny_needed_tools(state: TurnState) -> None:
         _audit(state, decision)
         slot = state.next_slot()
         state.evidence.append(deny(state, tool, {}, f"intent_{tool}", slot, decision.capability))
+        if decision.capability is not None:
+            lacking.append(decision.capability)
+    return lacking
+
+
+def lacks_intent_tool(state: TurnState, text: str) -> bool:
+    """``text`` asks for a tool no other can stand in for, and the caller lacks it."""
+    return any(not _decide(state, tool).allowed for tool in intent_tools(text))
 
 
 async def call(

@@ -20,9 +20,10 @@ from beacon.loop.aggregate import AggregateCorrection
 from beacon.loop.catalog import openai_tools
 from beacon.loop.context import project_directory
 from beacon.loop.copy import BUDGET, say
-from beacon.loop.dispatch import call, deny_needed_tools
+from beacon.loop.dispatch import call, deny_needed_tools, lacks_intent_tool
 from beacon.loop.evidence import digest
 from beacon.loop.narrowing_state import scoped_arguments
+from beacon.loop.offers import Offer, partial_offer, portfolio_offer
 from beacon.loop.prompts import PLANNER_PROMPT, model_json, turn_block
 from beacon.loop.scope import ScopeCorrection
 from beacon.loop.sets import field_question
@@ -96,14 +97,43 @@ def _assistant_turn(completion: Completion) -> dict[str, Any]:
     }
 
 
+def _ask_first(state: TurnState, lacking: list[str], granted: frozenset[str]) -> Offer | None:
+    """A counter-question the question earns before any planning (offers.py): the
+    feasible part when the plan covers only part of it; the project when a fresh
+    conversation's question names none and several are visible."""
+    question, locale = state.request.message, state.locale
+    if lacking:
+        return partial_offer(
+            question,
+            locale,
+            denied=lacking,
+            granted=granted,
+            constraints=state.constraints,
+            projects={p["id"]: p["name"] for p in state.directory},
+            needs_denied=lambda part: lacks_intent_tool(state, part),
+        )
+    view = state.request.view_context
+    fresh = state.session_id is not None and not state.history
+    if not fresh or (view is not None and view.project_id):
+        return None
+    return portfolio_offer(
+        question, locale, constraints=state.constraints, directory=state.directory
+    )
+
+
 async def gather(state: TurnState, upstream: McpUpstream) -> None:
     await _context(state, upstream)
     state.constraints = read_constraints(
         state.request.message, projects=state.directory, today=today()
     )
     state.field_asked = field_question(state.request.message)
-    deny_needed_tools(state)
+    lacking = deny_needed_tools(state)
     granted = granted_capabilities(state.identity.tiers)
+    state.offer = _ask_first(state, lacking, granted)
+    if state.offer is not None:
+        # Neither a blanket refusal nor a silent partial run: nothing runs until chosen.
+        state.emit("notice", **state.offer.notice())
+        return
     tools = openai_tools(scope_catalog(await upstream.list_tools(), granted))
     _turn_context(state)
     messages: list[dict[str, Any]] = [

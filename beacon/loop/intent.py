@@ -14,19 +14,53 @@ tool is told what the count needs rather than asked which project they mean.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
 from beacon.adjudication import wants_aggregate
+from beacon.lexicon.words import RECORDS, bounded, fold
 from beacon.loop.aggregate import AGGREGATE_TOOL
-from beacon.wire.tools import tool_specs
+from beacon.wire.tools import (
+    ANNOTATION,
+    DOCUMENT,
+    PANORAMA,
+    PHOTO,
+    RecordKind,
+    ToolSpec,
+    tool_specs,
+)
+
+# The lexicon's record kinds as the tool table cites them.
+CITED_AS: Mapping[str, RecordKind] = {
+    "photos": PHOTO,
+    "findings": ANNOTATION,
+    "panoramas": PANORAMA,
+    "documents": DOCUMENT,
+}
+
+
+def _asks_for(spec: ToolSpec, text: str) -> bool:
+    """The tool's own intent, or (in any of five locales) a record kind it alone cites."""
+    if spec.intent is None:
+        return False
+    if re.search(spec.intent, text, re.IGNORECASE):
+        return True
+    folded = fold(text)
+    return any(
+        re.search(bounded(pattern), folded)
+        for kind, cited in CITED_AS.items()
+        if cited in spec.cites
+        for pattern in RECORDS[kind]
+    )
+
+
+def intent_tools(text: str) -> list[str]:
+    """The tools no other can stand in for that ``text`` asks for, in the table's order."""
+    return [spec.name for spec in tool_specs() if _asks_for(spec, text)]
 
 
 def needed_tools(question: str) -> tuple[str, ...]:
     """The tools whose intent the question matches, in the table's order."""
-    needed = [
-        spec.name
-        for spec in tool_specs()
-        if spec.intent is not None and re.search(spec.intent, question, re.IGNORECASE)
-    ]
+    needed = intent_tools(question)
     if wants_aggregate(question) and AGGREGATE_TOOL not in needed:
         needed.append(AGGREGATE_TOOL)
     return tuple(needed)

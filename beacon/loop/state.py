@@ -23,6 +23,7 @@ from beacon.loop.finalize import ANSWER_DEADLINE_S
 from beacon.loop.frames import Frame, FrameMaker
 from beacon.loop.language import answer_locale
 from beacon.loop.narrowing_state import Narrowing
+from beacon.loop.offers import Offer
 from beacon.loop.prompts import turn_block
 from beacon.loop.sets import Extreme
 from beacon.store.turns import TurnStore
@@ -69,6 +70,8 @@ class TurnState:
     constraints: tuple[Constraint, ...] = ()
     # The field the question reads from its records ("which companies", "who … the most").
     field_asked: Extreme | None = None
+    # A counter-question code asked before anything ran (offers.py): the turn's answer.
+    offer: Offer | None = None
 
     @property
     def turn_id(self) -> str:

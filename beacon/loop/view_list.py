@@ -31,11 +31,20 @@ def used_view_list(view: ViewContext | None, narration: str) -> bool:
     return False
 
 
-def view_list_disclosure(view: ViewContext | None, narration: str, locale: str) -> str | None:
-    """The disclosure text, or None when the list was not used or is below its cap."""
-    if view is None or view.annotations is None or not used_view_list(view, narration):
+VIEW_SLOT = "view"  # the host list's own shown slot: {{shown:view}} renders its length
+
+
+def view_list_at_cap(view: ViewContext | None) -> int | None:
+    """The host list's length when it is at its wire cap (it may have been cut), else None."""
+    if view is None or view.annotations is None:
         return None
     listed = grade_view_list(len(view.annotations), VIEW_ANNOTATIONS_CAP)
-    if not listed.disclose_truncation:
+    return len(view.annotations) if listed.disclose_truncation else None
+
+
+def view_list_disclosure(view: ViewContext | None, narration: str, locale: str) -> str | None:
+    """The disclosure text, or None when the list was not used or is below its cap."""
+    listed = view_list_at_cap(view)
+    if listed is None or not used_view_list(view, narration):
         return None
-    return say(VIEW_TRUNCATED, locale, n=len(view.annotations))
+    return say(VIEW_TRUNCATED, locale, n=listed)

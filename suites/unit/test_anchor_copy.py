@@ -86,7 +86,8 @@ ROWS: list[Any] = [
         {
             "kind": "narrowing_released",
             "slot": None,
-            "instruction": "The narrowing was released: say the next search covers everything.",
+            "instruction": "The narrowing has been released: the next search covers everything. "
+            "Say so; do not re-run the search inside this turn.",
         },
         id="narrowing-released",
     ),
