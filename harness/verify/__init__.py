@@ -2,8 +2,8 @@
 
 Point it at a chat server (``--target``) with a token and it judges every
 turn it makes by Beacon's own rules — frame order, one terminal, references
-before narration, every number in the form its grade permits (the narration
-guard of ``beacon.adjudication``, in five locales), no unearned "all" or
+before narration, every number in the form its grade permits (verify's own
+judge, ``judge.py``, independent of the chat server's guard, in five locales), no unearned "all" or
 "none", replays byte for byte — and probes auth and hostile input. Given the
 stub upstream the target uses (``--mcp``), it also runs the canonical
 scenarios. It writes JUnit, ``checks.json`` and one self-contained HTML page;

@@ -12,24 +12,26 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from beacon.adjudication import DEFAULT_SENTINEL, Grade
-from beacon.adjudication.claims import absence_claim
-from beacon.adjudication.numerals import find_numerals, normalize
-from beacon.adjudication.slots import split_sentences
+from harness.verify.claims import absence
 from harness.verify.http import Stub, VerifyHttpError
+from harness.verify.judge import split_sentences
 from harness.verify.model import PASS, Verdict
+from harness.verify.numbers import fold, numerals
+from harness.verify.phrases import Count, find_forms
 from harness.verify.prose import (
-    Count,
+    count_json,
     denial_restated,
     frame_data,
     judge_prose,
-    permitted_forms,
     prose_of,
     read_counts,
 )
 from harness.verify.turns import LIST_QUESTION, PHOTO_QUESTION, TurnPlan, TurnRun, frame_lines
 from stub_server.scripted import OVERCLAIM
 
+# The upstream's row cap (SPEC §2.1): an external contract the target must grade, so
+# verify states it itself rather than reading the product's setting of it.
+ROW_CAP = 3000
 DENIED_TIER = "essentials"  # lacks photo_ai: search_photos is denied
 PHOTO_TOOL = "search_photos"
 
@@ -51,8 +53,7 @@ def _fail(run: TurnRun, message: str, **evidence: Any) -> Verdict:
 
 
 def _numerals(run: TurnRun) -> list[str]:
-    text = normalize(prose_of(run.frames))
-    return [n.text for n in find_numerals(text, run.plan.locale)]
+    return [n.text for n in numerals(fold(prose_of(run.frames)), run.plan.locale)]
 
 
 def _terminal(run: TurnRun) -> str | None:
@@ -63,9 +64,7 @@ def _numbered(counts: Sequence[Count], source: str | None = None) -> list[Count]
     return [
         c
         for c in counts
-        if (source is None or c.source == source)
-        and c.grade is not Grade.UNKNOWN
-        and c.total is not None
+        if (source is None or c.source == source) and c.grade != "UNKNOWN" and c.total is not None
     ]
 
 
@@ -73,7 +72,7 @@ def legacy_upstream(run: TurnRun, stub: Stub) -> Verdict:
     counts = read_counts(run.frames)
     if _terminal(run) != "done":
         return _fail(run, f"the turn ended in {_terminal(run)}, not an answer")
-    if not counts or any(c.grade is not Grade.UNKNOWN for c in counts):
+    if not counts or any(c.grade != "UNKNOWN" for c in counts):
         return _fail(run, f"an upstream without accounting was graded {[c.grade for c in counts]}")
     if said := _numerals(run):
         return _fail(run, f"numbers said over UNKNOWN counts: {said}")
@@ -87,7 +86,7 @@ def inband_502(run: TurnRun, stub: Stub) -> Verdict:
     if "failure" not in [n.get("kind") for n in frame_data(run.frames, "notice")]:
         return _fail(run, "no failure notice")
     if numbered := _numbered(read_counts(run.frames), PHOTO_TOOL):
-        return _fail(run, f"a count over a failure: {[c.as_json() for c in numbered]}")
+        return _fail(run, f"a count over a failure: {[count_json(c) for c in numbered]}")
     if said := _numerals(run):
         return _fail(run, f"numbers said over a failure: {said}")
     return PASS
@@ -95,10 +94,10 @@ def inband_502(run: TurnRun, stub: Stub) -> Verdict:
 
 def auth_empty(run: TurnRun, stub: Stub) -> Verdict:
     for sentence in split_sentences(prose_of(run.frames)):
-        if (claim := absence_claim(sentence)) is not None:
+        if (claim := absence(fold(sentence))) is not None:
             return _fail(run, f"'{{}}' after a 401 was said to be empty: {claim!r} in {sentence!r}")
     if numbered := _numbered(read_counts(run.frames)):
-        return _fail(run, f"a count from a refused sign-in: {[c.as_json() for c in numbered]}")
+        return _fail(run, f"a count from a refused sign-in: {[count_json(c) for c in numbered]}")
     if "failure" not in [n.get("kind") for n in frame_data(run.frames, "notice")]:
         return _fail(run, "no failure notice for the refused upstream")
     return PASS
@@ -115,17 +114,16 @@ def zero_hits(run: TurnRun, stub: Stub) -> Verdict:
 
 
 def saturated_cap(run: TurnRun, stub: Stub) -> Verdict:
-    counts = [c for c in read_counts(run.frames) if c.total == DEFAULT_SENTINEL]
+    counts = [c for c in read_counts(run.frames) if c.total == ROW_CAP]
     if not counts:
-        return _fail(run, f"no count pinned at the {DEFAULT_SENTINEL:,} row cap")
-    if not all(c.grade is Grade.LOWER_BOUND and c.has_more for c in counts):
+        return _fail(run, f"no count pinned at the {ROW_CAP:,} row cap")
+    if not all(c.grade == "LOWER_BOUND" and c.has_more for c in counts):
         return _fail(
-            run, f"a saturated cap not graded a lower bound: {[c.as_json() for c in counts]}"
+            run, f"a saturated cap not graded a lower bound: {[count_json(c) for c in counts]}"
         )
-    prose = normalize(prose_of(run.frames))
-    said = [p for p, slot in permitted_forms(counts) if slot.startswith("{{count:")]
-    if not any(p.search(prose) for p in said):
-        return _fail(run, f"the prose does not say 'at least {DEFAULT_SENTINEL:,}'")
+    said = [f for f in find_forms(fold(prose_of(run.frames)), counts) if f.kind == "count"]
+    if not said:
+        return _fail(run, f"the prose does not say 'at least {ROW_CAP:,}'")
     if found := judge_prose(prose_of(run.frames), run.frames, run.plan.locale):
         return _fail(run, f"{found[0].rule} {found[0].token!r} in {found[0].sentence!r}")
     return PASS
