@@ -27,7 +27,9 @@ import re
 from collections.abc import Iterable
 
 from beacon.lexicon.grammar import (
+    ADDITIVES,
     DEFINITE,
+    DEICTICS,
     EMPTY,
     NEGATIVE_PRONOUNS,
     NEGATORS,
@@ -54,8 +56,12 @@ _PREPOSITION = re.compile(
     r"|entre|dentro)\b",
     re.IGNORECASE,
 )
-# "not all of them", "nicht alle", "no todos": a negated universal says the set is not whole.
-_NOT_BEFORE = re.compile(r"(?<!\w)(?:not|nicht|no)\s+$", re.IGNORECASE)
+# "not all of them", "nicht alle", "no todos", "not the whole set": a negated universal
+# says the set is not whole (an article may stand between them).
+# ("not the whole set", "no el conjunto completo": up to two words between them), and so
+# does a Korean or Japanese universal its copula denies ("전체가 아닙니다", "全体ではありません").
+_NOT_BEFORE = re.compile(r"(?<!\w)(?:not|nicht|no|kein\w*)\s+(?:\w+\s+){0,2}$", re.IGNORECASE)
+_NOT_AFTER = re.compile(r"\s*(?:가|이)?\s*아니|(?:では|じゃ)(?:ありません|ない)")
 _WORDS = re.compile(r"[\w'’]+")
 _CLAUSE_BREAK = re.compile(
     r"[,;:.!?()]|\b(?:how|whether|if|why|what|which|because|but|so|although|wie|ob|warum"
@@ -89,6 +95,11 @@ _RESULT = _union(RESULT_NOUNS)
 _SEARCH = _all(SEARCH_VERBS)
 _SEARCH_NOUN = _all(SEARCH_NOUNS)
 _SHOWN = re.compile(rf"{_SLOT_START}shown:|" + _all(SHOWN_MARKERS).pattern, re.IGNORECASE)
+_DEICTIC = _all(DEICTICS)
+_ADDITIVE = _all(ADDITIVES)
+# A subject followed by an id or a quoted title names one record ("Die Aufnahme #10",
+# "The photo ph-000223"), not the results as a whole.
+_NAMED_RECORD = re.compile(r"\s*(?:[#№„“\"'«「]|[a-z]+-\d)", re.IGNORECASE)
 _PRONOUN = _all(PRONOUNS)
 _LATIN_DEFINITE = "|".join(d for lang in ("en", "de", "es") for d in DEFINITE[lang])
 _CJK_TOPIC = "|".join(d for lang in ("ko", "ja") for d in DEFINITE[lang] if d in ("은", "는", "は"))
@@ -99,7 +110,8 @@ _LATIN_SUBJECT = re.compile(
     rf"(?:[^\W\d]+\s+){{0,2}}?(?:{_RESULT.pattern})",
     re.IGNORECASE,
 )
-_CJK_SUBJECT = re.compile(rf"(?:{_RESULT.pattern})(?:들)?(?:{_CJK_TOPIC})")
+# "사진은", "写真は", and with a locative before the topic: "사진에는", "写真には".
+_CJK_SUBJECT = re.compile(rf"(?:{_RESULT.pattern})(?:들)?(?:에|に)?(?:{_CJK_TOPIC})")
 
 
 def _latin_scope(text: str, start: int, end: int) -> str:
@@ -115,8 +127,19 @@ def _latin_scope(text: str, start: int, end: int) -> str:
 def _cjk_scope(text: str, start: int) -> str:
     """A Korean or Japanese negation ends its clause: it reaches back over the verb and
     noun it negates ("사진을 찾지 못했습니다", "写真はありません"), not over the sentence."""
-    clause = re.split(r"[,、，.。!?！？]", text[:start])[-1]
-    return clause[-_CJK_BEFORE_CHARS:]
+    return _cjk_clause(text, start)[-_CJK_BEFORE_CHARS:]
+
+
+# An embedded question ends a Korean or Japanese clause: "몇 장인지는 알 수 없습니다",
+# "何枚あるかは分かりません" deny the knowing, not the photos.
+_CJK_CLAUSE_BREAK = re.compile(
+    r"[,、，.。!?！？]|(?:인지|는지|은지|을지)(?:는|를|도)?\s|か(?:は|を|どうか)"
+)
+
+
+def _cjk_clause(text: str, start: int) -> str:
+    """The clause before a Korean or Japanese negation."""
+    return _CJK_CLAUSE_BREAK.split(text[:start])[-1]
 
 
 def _denies_results(text: str, negator: re.Match[str]) -> bool:
@@ -130,16 +153,44 @@ def _denies_results(text: str, negator: re.Match[str]) -> bool:
     return bool(_SEARCH.search(scope) or _RESULT.search(scope) or _SEARCH.match(negator.group()))
 
 
+def _clause(text: str, negator: re.Match[str]) -> str:
+    """The clause a negator stands in: "weitere Treffer gibt es nicht", "더 없습니다"."""
+    if not negator.group()[:1].isascii():
+        return _cjk_clause(text, negator.start()) + negator.group()
+    before = _CLAUSE_BREAK.split(text[: negator.start()])[-1]
+    after = _CLAUSE_BREAK.split(text[negator.end() :], maxsplit=1)[0]
+    return before + negator.group() + after
+
+
+def _denies_more(text: str, negator: re.Match[str]) -> bool:
+    """A negation of the results with an additive in its clause: nothing beyond."""
+    return bool(_ADDITIVE.search(_clause(text, negator))) and _denies_results(text, negator)
+
+
 def _about_results(text: str) -> bool:
     return bool(_RESULT.search(text) or _SEARCH.search(text) or _SEARCH_NOUN.search(text))
 
 
+def _in_total(match: re.Match[str], totals: list[tuple[int, int]]) -> bool:
+    return any(start <= match.start() and match.end() <= end for start, end in totals)
+
+
+def negative_pronouns(text: str) -> list[tuple[int, int]]:
+    """Where the negative pronouns stand: the "one" of "한 장도", "一枚も" is no count."""
+    return [m.span() for m in _NEGATIVE_PRONOUN.finditer(text)]
+
+
 def absence_claim(text: str) -> str | None:
-    """The words that claim there is nothing, or None."""
-    pronoun = _NEGATIVE_PRONOUN.search(text)
+    """The words that claim there is nothing, or None. A negation inside a totaliser
+    ("no other", "nothing else", "keine weiteren", "no hay más") says the set is whole,
+    not that it is empty: that claim is completeness's to judge."""
+    totals = [m.span() for m in _TOTAL.finditer(text)]
+    pronoun = next((p for p in _NEGATIVE_PRONOUN.finditer(text) if not _in_total(p, totals)), None)
     if pronoun:
         return pronoun.group()
     for negator in _NEGATOR.finditer(text):
+        if _in_total(negator, totals) or _denies_more(text, negator):
+            continue
         if _denies_results(text, negator):
             return negator.group()
     empty = _EMPTY.search(text)
@@ -153,14 +204,27 @@ def completeness_claim(text: str) -> str | None:
     total = _TOTAL.search(text)
     if total:
         return total.group()
+    denied = next((n for n in _NEGATOR.finditer(text) if _denies_more(text, n)), None)
+    if denied:
+        return denied.group()
     universal = next(
-        (u for u in _UNIVERSAL.finditer(text) if not _NOT_BEFORE.search(text[: u.start()])), None
+        (
+            u
+            for u in _UNIVERSAL.finditer(text)
+            if not _NOT_BEFORE.search(text[: u.start()]) and not _NOT_AFTER.match(text, u.end())
+        ),
+        None,
     )
     if universal and (
         _about_results(text) or _PRONOUN.search(text) or re.search(_SLOT_START, text)
     ):
         return universal.group()
     return None
+
+
+def on_screen(text: str) -> bool:
+    """The sentence points at the cards the reader sees ("these", "here", "below")."""
+    return bool(_SHOWN.search(text) or _DEICTIC.search(text))
 
 
 def population_claim(text: str) -> str | None:
@@ -171,9 +235,10 @@ def population_claim(text: str) -> str | None:
     if proportion and _RESULT.search(text):
         return proportion.group()
     for subject in _LATIN_SUBJECT.finditer(text):
+        if _NAMED_RECORD.match(text, subject.end()):
+            continue
         # "the photo" is one card; "the photos", "die Fotos", "las fotos" are the set.
         if subject.group("det").lower() != "the" or subject.group().lower().endswith("s"):
             return subject.group().strip(" ,;:")
     topic = _CJK_SUBJECT.search(text)
     return topic.group() if topic else None
-

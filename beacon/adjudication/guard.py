@@ -32,7 +32,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from beacon.adjudication.claims import absence_claim, completeness_claim, population_claim
+from beacon.adjudication.claims import (
+    absence_claim,
+    completeness_claim,
+    negative_pronouns,
+    on_screen,
+    population_claim,
+)
 from beacon.adjudication.numerals import Numeral, find_numerals, normalize, word_value
 from beacon.adjudication.slots import (
     SLOT,
@@ -80,20 +86,35 @@ def _numeral_value(numeral: Numeral, locale: Locale) -> int | None:
     return word_value(numeral.text, locale)
 
 
-def _claim_has_standing(text: str, standing: Standing) -> bool:
-    """A completeness claim stands on EXACT, complete counts: the ones its slots
-    name, or (with no slot in the sentence) any counted source of the turn."""
-    slots = [standing.by_slot(m.group(2)) for m in SLOT.finditer(text)]
+def _claim_has_standing(text: str, standing: Standing, locale: Locale) -> bool:
+    """A completeness claim stands on EXACT, complete counts: the ones its count slots
+    name, or (with no slot in the sentence) every counted source of the turn. Said of
+    the cards on screen ("these are all of them", a shown slot), it stands only when
+    the cards are the whole set: ten cards of an exact 714 are not "all of them" —
+    unless it states that exact count itself ("that's exactly 714")."""
+    slots = [(m.group(1), standing.by_slot(m.group(2))) for m in SLOT.finditer(text)]
     if slots:
-        return all(s is not None and s.exact_and_complete for s in slots)
+        return all(
+            s is not None and (s.wholly_shown if kind == "shown" else s.exact_and_complete)
+            for kind, s in slots
+        )
+    if on_screen(text) and not _states_exact_count(text, standing, locale):
+        return standing.whole_population
     return standing.complete
+
+
+def _states_exact_count(text: str, standing: Standing, locale: Locale) -> bool:
+    return any(
+        _numeral_value(n, locale) in standing.exact_values for n in find_numerals(text, locale)
+    )
 
 
 def _number_verdict(
     text: str, slots: list[tuple[int, int]], standing: Standing, locale: Locale
 ) -> tuple[str, str] | None:
-    """The first numeral ``text`` may not state, as (rule, token); slots are placeholders."""
-    for numeral in find_numerals(_masked(text, slots), locale):
+    """The first numeral ``text`` may not state, as (rule, token); slots are placeholders,
+    and so is the "one" of a negative pronoun ("not one", "한 장도", "一枚も")."""
+    for numeral in find_numerals(_masked(text, [*slots, *negative_pronouns(text)]), locale):
         if standing.strict:
             return "number_under_unknown", numeral.text
         if numeral.identifier:
@@ -104,11 +125,11 @@ def _number_verdict(
     return None
 
 
-def _claim_verdict(text: str, standing: Standing) -> tuple[str, str] | None:
+def _claim_verdict(text: str, standing: Standing, locale: Locale) -> tuple[str, str] | None:
     if shares_subject(text):
         return "subject_mixed", SLOT.findall(text)[0][1]
     claim = completeness_claim(text)
-    if claim is not None and not _claim_has_standing(text, standing):
+    if claim is not None and not _claim_has_standing(text, standing, locale):
         return "completeness_claim", claim
     absence = absence_claim(text)
     grounded_absence = any(s.may_say_none for s in standing.sources)
@@ -116,8 +137,14 @@ def _claim_verdict(text: str, standing: Standing) -> tuple[str, str] | None:
         return "absence_claim", absence
     claim = population_claim(text)
     # "写真は見つかりませんでした" is about the results as a whole, and says the one thing a
-    # grounded absence lets it say of them.
-    if claim is not None and not standing.whole_population and absence is None:
+    # grounded absence lets it say of them; "지적 사항은 정확히 24건입니다" says the one thing
+    # an exact, complete count lets it say of them.
+    if (
+        claim is not None
+        and not standing.whole_population
+        and absence is None
+        and not _states_exact_count(text, standing, locale)
+    ):
         return "population_claim", claim
     return None
 
@@ -126,7 +153,7 @@ def _verdict(
     text: str, slots: list[tuple[int, int]], standing: Standing, locale: Locale
 ) -> tuple[str, str] | None:
     """The first rule ``text`` breaks, as (rule, token); slots are placeholders."""
-    return _number_verdict(text, slots, standing, locale) or _claim_verdict(text, standing)
+    return _number_verdict(text, slots, standing, locale) or _claim_verdict(text, standing, locale)
 
 
 def _holding_claims(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -154,7 +181,7 @@ def judge(sentence: str, standing: Standing, locale: Locale) -> Drop | None:
     protected = _protected_spans(text, standing)
     if protected:
         found = _number_verdict(_masked(text, protected), slots, standing, locale) or (
-            _claim_verdict(_masked(text, _holding_claims(text, protected)), standing)
+            _claim_verdict(_masked(text, _holding_claims(text, protected)), standing, locale)
         )
     return None if found is None else Drop(*found, sentence)
 

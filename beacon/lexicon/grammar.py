@@ -43,7 +43,9 @@ NEGATORS: Classes = {
         r"cannot",
         r"^\W*not",
         r"not\s+(?:a|one|a single|any|even)",
-        r"no",
+        # Every locale's classes meet every sentence: "no el conjunto completo" negates a
+        # noun phrase (a contrast), not the clause, in the Spanish sense of "no" too.
+        r"no(?!\s+(?:the|el|la|los|las)\b)",
         r"none",
         r"nothing",
         r"never",
@@ -66,7 +68,7 @@ NEGATORS: Classes = {
         r"null",
     ),
     "es": (
-        r"no",
+        r"no(?!\s+(?:el|la|los|las)\b)",
         r"ningun[oa]s?",
         r"ningún",
         r"nada",
@@ -84,6 +86,7 @@ NEGATORS: Classes = {
         r"없(?:습니다|어요|어|음|다|네요|었습니다|었어요|었다|군요)",
         r"없는\s*(?:것|듯|걸)",
         r"않(?:습니다|아요|았습니다|았어요|았다|는다|음)",
+        r"않는\s*(?:것|듯|걸)",
         r"못(?:했습니다|했어요|했다|합니다|해요|하였습니다)",
         r"지\s*못",
         r"수\s*없",
@@ -95,8 +98,9 @@ NEGATORS: Classes = {
         r"영\s*(?:장|건|개)",
     ),
     "ja": (
-        r"ません",
-        r"ない(?:です|でした|よう|。|$|\s*[.。!！])",
+        # "かもしれません" (may be) is a modal, not a denial.
+        r"ません(?<!しれません)",
+        r"ない(?<!しれない)(?:です|でした|よう|。|$|\s*[.。!！])",
         r"なかった",
         r"無い",
         r"なし",
@@ -150,7 +154,7 @@ TOTALS: Classes = {
     ),
     "de": (
         r"genau", r"exakt", r"insgesamt", r"alles", r"das war'?s", r"das ist alles",
-        r"keine weiteren", r"sonst nichts", r"nicht mehr als",
+        r"kein(?:e|en|em|er|es)?\s+(?:weitere|andere)\w*", r"sonst nichts", r"nicht mehr als",
     ),
     "es": (
         r"exactamente", r"en total", r"eso es todo", r"totalidad", r"total de", r"no hay más",
@@ -171,7 +175,16 @@ TOTALS: Classes = {
 NEGATIVE_PRONOUNS: Classes = {
     "en": (r"none", r"nothing", r"nobody", r"zero", r"nil", r"not (?:a single|one)(?: one)?"),
     "de": (r"nichts", r"null", r"niemand", r"kein einzige\w*", r"keine?s?\s+mehr"),
-    "es": (r"nada", r"nadie", r"cero", r"ningun[oa]", r"ni uno", r"ni una"),
+    # "ninguna" stands alone or before "de"; before a noun ("ninguna cifra") it is a
+    # determiner, a negator of that noun.
+    "es": (
+        r"nada",
+        r"nadie",
+        r"cero",
+        r"ningun[oa](?=\s+de\b|\s*[^\w\s]|\s*$)",
+        r"ni uno",
+        r"ni una",
+    ),
     "ko": (r"아무것도", r"하나도", r"한\s*(?:장|건|개)도", r"영\s*(?:장|건|개)"),
     "ja": (r"何も", r"一(?:件|枚|つ|個)も", r"ひとつも", r"ゼロ", r"皆無", r"誰も"),
 }
@@ -212,16 +225,19 @@ GENERIC_RESULTS: Classes = {
         r"files?", r"rows?", r"others?", r"shots?", r"list", r"set",
     ),
     "de": (
-        r"ergebnis(?:se|sen)?", r"treffer(?:n)?", r"einträge?n?", r"eintrag", r"datensätze?n?",
-        r"dateien", r"datei", r"elemente?n?", r"zeilen?", r"funde?", r"liste",
+        r"\w*ergebnis(?:se|sen)?", r"\w*treffer(?:n)?", r"einträge?n?", r"eintrag",
+        r"datensätze?n?", r"\w*dateien", r"datei", r"elemente?n?", r"zeilen?", r"funde?",
+        r"\w*listen?",
     ),
     "es": (
         r"resultados?", r"coincidencias?", r"registros?", r"elementos?", r"archivos?",
         r"entradas?", r"filas?", r"aciertos?", r"lista", r"conjunto",
     ),
-    "ko": (r"결과", r"항목", r"기록", r"파일", r"데이터", r"일치", r"목록"),
+    # The data source is not the data: "데이터 소스", "データソース".
+    "ko": (r"결과", r"항목", r"기록", r"파일", r"데이터(?!\s*소스)", r"일치", r"목록", r"이미지"),
     "ja": (
-        r"結果", r"項目", r"記録", r"ファイル", r"データ", r"ヒット", r"該当", r"一覧", r"リスト",
+        r"結果", r"項目", r"記録", r"ファイル", r"データ(?!ソース)", r"ヒット", r"該当", r"一覧",
+        r"リスト",
     ),
 }  # fmt: skip
 
@@ -261,7 +277,7 @@ SEARCH_VERBS: Classes = {
     ),
     "ja": (
         r"見つか", r"見当たら", r"ヒット", r"該当", r"一致", r"返", r"存在",
-        r"あり", r"ある", r"残",
+        r"あり(?<!ではあり)", r"ある(?<!である)", r"残",
     ),
 }  # fmt: skip
 
@@ -285,6 +301,28 @@ SHOWN_MARKERS: Classes = {
     # A singular demonstrative names one card: "이 사진은", "この写真は", "this photo".
     "ko": (r"아래", r"위의", r"표시된", r"보여\s*드린", r"카드", r"(?<!\S)(?:이|그|해당)(?=\s)"),
     "ja": (r"以下の", r"下記", r"下の", r"表示(?:され|した|中)", r"カード", r"この", r"その"),
+}
+
+# Demonstratives and locatives that point at what the reader sees ("these are all of
+# them", "here is every match", "das sind alle", "estos son todos", "여기", "これらが全て"):
+# a whole-set claim made of them is said of the cards on screen.
+DEICTICS: Classes = {
+    "en": (r"these", r"those", r"here(?:['’]s)?", r"that(?:['’]s| is| was)"),
+    "de": (r"diese[nmrs]?", r"dies", r"hier", r"das (?:sind|ist|war)"),
+    "es": (r"estos", r"estas", r"esos", r"esas", r"éstos", r"éstas", r"eso", r"aquí"),
+    "ko": (r"이것들", r"이것이", r"이게", r"이들", r"여기", r"이상이"),
+    "ja": (r"これら", r"これで", r"これが", r"ここ", r"こちら", r"以上が"),
+}
+
+# Additives: under a negation they say nothing lies beyond what was said ("no more",
+# "nothing else", "weitere … gibt es nicht", "no encontré más", "더 없습니다", "他にありません"):
+# that the set is whole, a completeness claim, not that it is empty.
+ADDITIVES: Classes = {
+    "en": (r"more", r"other", r"others", r"further", r"else", r"another", r"additional"),
+    "de": (r"mehr", r"weitere\w*", r"andere\w*", r"sonst", r"zusätzliche\w*"),
+    "es": (r"más", r"otr[oa]s?", r"demás", r"adicional(?:es)?"),
+    "ko": (r"더", r"다른", r"그\s*(?:외|밖)", r"이외", r"추가"),
+    "ja": (r"他に", r"ほかに", r"他の", r"ほかの", r"以外", r"これ以上", r"もう", r"追加"),
 }
 
 # Determiners and particles that make a noun phrase the definite subject of its

@@ -410,7 +410,11 @@ def test_a_korean_or_japanese_count_equal_to_a_complete_exact_count_stays() -> N
     # Counted but not on screen (a count-only call): "the findings are …" is said of
     # records nobody has seen.
     unseen = build_standing([Source("c1", Grade.EXACT, 6, False, "non_empty", False, shown=0)])
-    assert rule("미해결 지적 사항은 모두 여섯 건입니다.", unseen, "ko") == "population_claim"
+    assert rule("미해결 지적 사항은 서쪽 구역에 있습니다.", unseen, "ko") == "population_claim"
+    assert rule("未解決の指摘は西棟にあります。", unseen, "ja") == "population_claim"
+    # …but their exact, complete count is the one thing code knows of them whole.
+    assert rule("미해결 지적 사항은 모두 여섯 건입니다.", unseen, "ko") is None
+    assert rule("未解決の指摘はちょうど6件です。", unseen, "ja") is None
 
 
 def test_word_values_are_read_in_the_locale_then_the_others() -> None:
@@ -460,3 +464,19 @@ def test_any_chunking_publishes_what_the_whole_text_publishes(cuts: list[int]) -
     out = "".join(stream.feed(MIXED[a:b]) for a, b in itertools.pairwise(bounds))
     assert out + stream.flush() == expected
     assert stream.drops == whole.drops
+
+
+def test_one_card_named_by_its_subject_is_no_population_claim() -> None:
+    assert rule("The photo shows a worker near the hoist.") is None
+    assert rule("The photos show workers near the hoist.") == "population_claim"
+    assert rule("Die Aufnahme ph-0042 ist die geöffnete.", SEARCH, "de") is None
+
+
+def test_a_bare_number_value_with_no_digit_protects_nothing() -> None:
+    assert build_standing([BOUND], [" . ", "10"]).values == (
+        "#10",
+        "ID 10",
+        "No. 10",
+        "Nr. 10",
+        "№10",
+    )
