@@ -254,6 +254,16 @@ def test_a_malformed_corpus_is_refused_by_name() -> None:
         _named_standing("x", {"http": {}, "counts": [], "cards": [], "values": []})
 
 
+def test_each_batch_splits_back_into_its_sentences() -> None:
+    """The e2e test narrates a (locale, standing)'s sentences joined by a space: the
+    guard must see the same sentences there as here."""
+    batches: dict[tuple[str, str, str], list[str]] = {}
+    for s in [*HOSTILE, *LEGIT]:
+        batches.setdefault((s.corpus, s.locale, s.standing), []).append(s.text)
+    for key, texts in batches.items():
+        assert [part.strip() for part in split_sentences(" ".join(texts))] == texts, key
+
+
 def figures() -> dict[str, Any]:
     by_locale: dict[str, dict[str, Any]] = {}
     for locale in LOCALES:
