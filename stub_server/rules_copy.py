@@ -161,9 +161,9 @@ MOST: Copy = {
     "ja": "該当する全記録を数えた結果、最も多い{noun}: {listed}。",
 }
 MOST_TIED: Copy = {
-    "en": "Counted over every matching record, these {noun} are tied for the most: {listed}.",
-    "de": "Über alle passenden Datensätze gezählt, liegen diese {noun} gleichauf vorn: {listed}.",
-    "es": "Contados todos los registros, estos {noun} empatan en el primer puesto: {listed}.",
+    "en": "Counted over every matching record, tied for the most ({noun}): {listed}.",
+    "de": "Über alle passenden Datensätze gezählt, gleichauf vorn ({noun}): {listed}.",
+    "es": "Contados todos los registros, empatan en el primer puesto ({noun}): {listed}.",
     "ko": "해당 기록 전체를 센 결과 다음 {noun}이(가) 공동 1위입니다: {listed}.",
     "ja": "該当する全記録を数えた結果、次の{noun}が同数で最多です: {listed}。",
 }

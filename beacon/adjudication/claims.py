@@ -28,9 +28,11 @@ from collections.abc import Iterable
 
 from beacon.lexicon.grammar import (
     ADDITIVES,
+    COVERAGE,
     DEFINITE,
     DEICTICS,
     EMPTY,
+    NEGATIVE_INDEFINITES,
     NEGATIVE_PRONOUNS,
     NEGATORS,
     POLARITY,
@@ -86,6 +88,12 @@ def _all(classes: Classes) -> re.Pattern[str]:
 
 _NEGATOR = _all(NEGATORS)
 _NEGATIVE_PRONOUN = _all(NEGATIVE_PRONOUNS)
+_NEGATIVE_INDEFINITE = _all(NEGATIVE_INDEFINITES)
+_COVERAGE = _all(COVERAGE)
+# How far a coverage verb governs: three words on (Latin), or the few characters a
+# Korean or Japanese universal sits before its 대상/対象.
+_COVERAGE_WORDS = 3
+_COVERAGE_CHARS = 6
 _POLARITY = _all(POLARITY)
 _UNIVERSAL = _all(UNIVERSALS)
 _TOTAL = _all(TOTALS)
@@ -188,6 +196,11 @@ def absence_claim(text: str) -> str | None:
     pronoun = next((p for p in _NEGATIVE_PRONOUN.finditer(text) if not _in_total(p, totals)), None)
     if pronoun:
         return pronoun.group()
+    indefinite = next(
+        (p for p in _NEGATIVE_INDEFINITE.finditer(text) if not _in_total(p, totals)), None
+    )
+    if indefinite and _about_results(text):
+        return indefinite.group()
     for negator in _NEGATOR.finditer(text):
         if _in_total(negator, totals) or _denies_more(text, negator):
             continue
@@ -199,9 +212,22 @@ def absence_claim(text: str) -> str | None:
     return None
 
 
+def _covered(text: str, match: re.Match[str]) -> bool:
+    """A universal a coverage verb governs in a sentence about the search: its reach
+    ("the next search covers everything"), not its results — unless what it covers is
+    the results themselves ("that covers every hard hat photo")."""
+    if not _SEARCH_NOUN.search(text):
+        return False
+    if match.group()[:1].isascii():
+        before = " ".join(_WORDS.findall(text[: match.start()])[-_COVERAGE_WORDS:])
+        after = " ".join(_WORDS.findall(text[match.end() :])[:_COVERAGE_WORDS])
+        return bool(_COVERAGE.search(before)) and not _RESULT.search(after)
+    return bool(_COVERAGE.search(text[match.end() : match.end() + _COVERAGE_CHARS]))
+
+
 def completeness_claim(text: str) -> str | None:
     """The words that claim the whole population, or None."""
-    total = _TOTAL.search(text)
+    total = next((t for t in _TOTAL.finditer(text) if not _covered(text, t)), None)
     if total:
         return total.group()
     denied = next((n for n in _NEGATOR.finditer(text) if _denies_more(text, n)), None)
@@ -211,7 +237,9 @@ def completeness_claim(text: str) -> str | None:
         (
             u
             for u in _UNIVERSAL.finditer(text)
-            if not _NOT_BEFORE.search(text[: u.start()]) and not _NOT_AFTER.match(text, u.end())
+            if not _NOT_BEFORE.search(text[: u.start()])
+            and not _NOT_AFTER.match(text, u.end())
+            and not _covered(text, u)
         ),
         None,
     )

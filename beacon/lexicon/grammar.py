@@ -173,20 +173,41 @@ TOTALS: Classes = {
 # Negative pronouns and quantifiers: a denial with no noun to wait for ("none",
 # "nothing", "nichts", "nada", "아무것도", "何も").
 NEGATIVE_PRONOUNS: Classes = {
-    "en": (r"none", r"nothing", r"nobody", r"zero", r"nil", r"not (?:a single|one)(?: one)?"),
-    "de": (r"nichts", r"null", r"niemand", r"kein einzige\w*", r"keine?s?\s+mehr"),
+    "en": (r"none", r"zero", r"nil", r"not (?:a single|one)(?: one)?"),
+    "de": (r"null", r"kein einzige\w*", r"keine?s?\s+mehr"),
     # "ninguna" stands alone or before "de"; before a noun ("ninguna cifra") it is a
     # determiner, a negator of that noun.
     "es": (
-        r"nada",
-        r"nadie",
         r"cero",
         r"ningun[oa](?=\s+de\b|\s*[^\w\s]|\s*$)",
         r"ni uno",
         r"ni una",
     ),
-    "ko": (r"아무것도", r"하나도", r"한\s*(?:장|건|개)도", r"영\s*(?:장|건|개)"),
-    "ja": (r"何も", r"一(?:件|枚|つ|個)も", r"ひとつも", r"ゼロ", r"皆無", r"誰も"),
+    "ko": (r"하나도", r"한\s*(?:장|건|개)도", r"영\s*(?:장|건|개)"),
+    "ja": (r"一(?:件|枚|つ|個)も", r"ひとつも", r"ゼロ", r"皆無"),
+}
+
+# Negative indefinites: "nothing", "nobody" deny whatever their clause is about, so
+# they claim an absence of results only in a sentence about the results or the search
+# ("nothing matched", "ich habe nichts gefunden"); "nothing was called on your behalf"
+# denies a call, not that there is data.
+NEGATIVE_INDEFINITES: Classes = {
+    "en": (r"nothing", r"nobody", r"no one"),
+    "de": (r"nichts", r"niemand"),
+    "es": (r"nada", r"nadie"),
+    "ko": (r"아무것도", r"아무도"),
+    "ja": (r"何も", r"誰も"),
+}
+
+# Verbs and prepositions of coverage: a universal they govern is the search's reach,
+# not a claim about its results ("the next search covers everything", "umfasst wieder
+# alles", "vuelve a abarcarlo todo", "전체를 대상으로", "全体が対象").
+COVERAGE: Classes = {
+    "en": (r"cover(?:s|ed|ing)?", r"span(?:s|ned|ning)?", r"across", r"throughout"),
+    "de": (r"umfass\w*", r"abdeck\w*", r"deck(?:t|en)", r"durchsuch\w*"),
+    "es": (r"abarc\w*", r"cubr\w*", r"cubre", r"a lo largo de"),
+    "ko": (r"대상",),
+    "ja": (r"対象",),
 }
 
 # Pronouns that stand for the results already talked about ("all of them", "sie alle").

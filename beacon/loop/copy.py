@@ -333,6 +333,6 @@ PROJECT_REPLY: Mapping[str, str] = {
     "en": "{question} — in {project}",
     "ko": "{project}: {question}",
     "ja": "{project}: {question}",
-    "de": "{question} — in {project}",
+    "de": "{question} — im Projekt {project}",
     "es": "{question} — en {project}",
 }

@@ -66,11 +66,14 @@ def source(item: Evidence) -> Source:
     verdict = item.verdict
     grounded_zero = verdict.grade is Grade.EXACT and verdict.value == 0 and not verdict.has_more
     searched_empty = item.absence is not None and item.absence.cause is AbsenceCause.ZERO_FROM_START
+    # A set code read from every record (its leaders, its latest day) is whole whatever
+    # the page showed: "counted over every matching record" is code's claim, and true.
+    read_whole = item.enumeration is not None and item.enumeration.complete
     return Source(
         item.slot,
         verdict.grade,
         verdict.value,
-        verdict.has_more,
+        verdict.has_more and not read_whole,
         item.emptiness,
         may_say_none=grounded_zero or searched_empty,
         shown=len(item.citations),

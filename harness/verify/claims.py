@@ -22,8 +22,10 @@ import re
 from collections.abc import Iterable
 
 from beacon.lexicon.grammar import (
+    COVERAGE,
     DEFINITE,
     EMPTY,
+    NEGATIVE_INDEFINITES,
     NEGATIVE_PRONOUNS,
     NEGATORS,
     POLARITY,
@@ -53,6 +55,8 @@ def _every(classes: Classes) -> re.Pattern[str]:
 
 NEGATOR = _every(NEGATORS)
 NEGATIVE_PRONOUN = _every(NEGATIVE_PRONOUNS)
+NEGATIVE_INDEFINITE = _every(NEGATIVE_INDEFINITES)
+COVERS = _every(COVERAGE)
 POLAR = _every(POLARITY)
 UNIVERSAL = _every(UNIVERSALS)
 TOTAL = _every(TOTALS)
@@ -172,6 +176,10 @@ def absence(text: str) -> str | None:
     for m in NEGATIVE_PRONOUN.finditer(text):
         if not in_total(m):
             return m.group()
+    for m in NEGATIVE_INDEFINITE.finditer(text):
+        # "nothing" denies what its sentence is about: here, only the results or the search.
+        if not in_total(m) and about_results(text):
+            return m.group()
     for m in NEGATOR.finditer(text):
         if not in_total(m) and not _denies_beyond(text, m) and _denies(text, m):
             return m.group()
@@ -181,15 +189,29 @@ def absence(text: str) -> str | None:
     return None
 
 
+def _reach_of_the_search(text: str, m: re.Match[str]) -> bool:
+    """ "the next search covers everything": a universal naming where the search looks
+    (governed by a coverage word in a sentence about the search), not what it found."""
+    if not SEARCH_NOUN.search(text):
+        return False
+    if not m.group()[:1].isascii():
+        return bool(COVERS.match(text, m.end()) or COVERS.search(text[m.end() : m.end() + 6]))
+    words_before = _WORD.findall(text[: m.start()])[-3:]
+    words_after = _WORD.findall(text[m.end() :])[:3]
+    governed = COVERS.search(" ".join(words_before))
+    return bool(governed) and not RESULT.search(" ".join(words_after))
+
+
 def completeness(text: str, beside_a_count: bool) -> str | None:
     """The words that say this is the whole population, or None."""
-    if m := TOTAL.search(text):
-        return m.group()
+    for m in TOTAL.finditer(text):
+        if not _reach_of_the_search(text, m):
+            return m.group()
     for m in NEGATOR.finditer(text):
         if _denies_beyond(text, m):
             return m.group()
     for m in UNIVERSAL.finditer(text):
-        if _NEGATED_BEFORE.search(text[: m.start()]):
+        if _NEGATED_BEFORE.search(text[: m.start()]) or _reach_of_the_search(text, m):
             continue  # "not all of them" says the set is not whole
         if not m.group()[:1].isascii() and NEGATOR.search(_CJK_CLAUSE.split(text[m.end() :])[0]):
             continue  # "全体ではありません": a Korean/Japanese clause negates after the word

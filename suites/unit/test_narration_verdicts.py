@@ -480,3 +480,36 @@ def test_a_bare_number_value_with_no_digit_protects_nothing() -> None:
         "Nr. 10",
         "№10",
     )
+
+
+@pytest.mark.parametrize(
+    ("sentence", "locale"),
+    [
+        ("The next search will cover everything again.", "en"),
+        ("Die nächste Suche umfasst wieder alles.", "de"),
+        ("La próxima búsqueda vuelve a abarcarlo todo.", "es"),
+        ("다음 검색은 다시 전체를 대상으로 합니다.", "ko"),
+        ("次の検索は再び全体が対象です。", "ja"),
+        ("Nothing was called on your behalf.", "en"),
+    ],
+)
+def test_the_reach_of_the_next_search_and_a_denied_call_claim_nothing_of_the_results(
+    sentence: str, locale: str
+) -> None:
+    assert rule(sentence, SEARCH, locale) is None
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("That covers every hard hat photo in Harbor Tower.", "completeness_claim"),
+        ("My search covered every photo there is.", "completeness_claim"),
+        ("Covering everything, I found these.", "completeness_claim"),
+        ("Nothing matched.", "absence_claim"),
+        ("The photo library has nothing on hard hats.", "absence_claim"),
+    ],
+)
+def test_coverage_of_the_results_or_nothing_found_is_still_a_claim(
+    sentence: str, expected: str
+) -> None:
+    assert rule(sentence, SEARCH) == expected

@@ -144,5 +144,5 @@ def test_a_portfolio_reply_names_the_project_in_each_locale() -> None:
         directory=DIRECTORY,
     )
     assert found is not None
-    assert found.options[1].reply == "Wie viele offene Befunde gibt es — in Maple Clinic"
+    assert found.options[1].reply == "Wie viele offene Befunde gibt es — im Projekt Maple Clinic"
     assert found.text.startswith("Das kann jedes Ihrer Projekte")
