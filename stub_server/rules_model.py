@@ -194,8 +194,8 @@ def _calls(
         return [_call(1, "search_photos", arguments)]
     if reading.entity in _SITE_TOOLS:
         return _site_calls(reading, question, pid, tools)
-    if reading.count and len(reading.levels) > 1:
-        return _per_side(reading, pid, tools)
+    if len(reading.levels) > 1:
+        return _per_side(reading, pid, tools)  # a comparison, counted or listed: per side
     if reading.entity == "trades":
         if "get_progress_summary" not in tools:
             return []

@@ -140,6 +140,10 @@ COMPANY_WORDS: frozenset[str] = _listed(
     """
 )
 # "Who raised the most …", "welche Ebene hat die meisten …", "가장 많은": the leader of a field.
+# "Compare …", "… versus …", "vergleiche", "compara", "비교", "比較": a question with sides.
+COMPARE = re.compile(
+    r"\bcompar\w*|\bversus\b|\bvs\b\.?|vergleich\w*|\bcontra\b|비교|比較|対比", re.IGNORECASE
+)
 MOST = re.compile(
     r"\b(?:the\s+most|most\s+of|die\s+meisten|am\s+meisten|más|mas)\b|가장\s*많|제일\s*많"
     r"|最も多|一番多|いちばん多",

@@ -329,6 +329,14 @@ PORTFOLIO_QUESTION: Mapping[str, str] = {
     "de": "Das kann jedes Ihrer Projekte betreffen. In welchem soll ich nachsehen?",
     "es": "Puede referirse a cualquiera de sus proyectos. ¿En cuál busco?",
 }
+# "Compare … level 2" with no other side: which level to compare it with.
+COMPARE_WITH: Mapping[str, str] = {
+    "en": "Compare it with which level?",
+    "ko": "어느 층과 비교할까요?",
+    "ja": "どの階と比較しますか?",
+    "de": "Mit welcher Ebene soll ich vergleichen?",
+    "es": "¿Con qué nivel lo comparo?",
+}
 PROJECT_REPLY: Mapping[str, str] = {
     "en": "{question} — in {project}",
     "ko": "{project}: {question}",

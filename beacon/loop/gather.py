@@ -18,12 +18,19 @@ from beacon.lexicon.clock import today
 from beacon.llm.client import Completion, stream_completion
 from beacon.loop.aggregate import AggregateCorrection
 from beacon.loop.catalog import openai_tools
+from beacon.loop.citations import records_of
 from beacon.loop.context import project_directory
 from beacon.loop.copy import BUDGET, say
 from beacon.loop.dispatch import call, deny_needed_tools, lacks_intent_tool
 from beacon.loop.evidence import digest
 from beacon.loop.narrowing_state import scoped_arguments
-from beacon.loop.offers import Offer, partial_offer, portfolio_offer
+from beacon.loop.offers import (
+    Offer,
+    comparison_offer,
+    one_sided_level,
+    partial_offer,
+    portfolio_offer,
+)
 from beacon.loop.prompts import PLANNER_PROMPT, model_json, turn_block
 from beacon.loop.scope import ScopeCorrection
 from beacon.loop.sets import field_question
@@ -35,6 +42,7 @@ from beacon.wire.frames import PlannedCall
 
 MAX_GATHER_ROUNDS = 6
 CONTEXT_TOOL = "list_projects"
+LEVELS_TOOL = "list_levels"  # the other sides a one-sided comparison may take
 
 
 async def _context(state: TurnState, upstream: McpUpstream) -> None:
@@ -121,6 +129,31 @@ def _ask_first(state: TurnState, lacking: list[str], granted: frozenset[str]) ->
     )
 
 
+async def _other_side(state: TurnState, upstream: McpUpstream) -> Offer | None:
+    """A comparison that names one level of a named project: the levels it has (a
+    context call, as round 0's, never evidence) become the options for the other side."""
+    side = one_sided_level(state.request.message, state.constraints)
+    project = next((c.value for c in state.constraints if c.axis == "project"), None)
+    if side is None or project is None:
+        return None
+    arguments = {"project_id": project}
+    state.emit(
+        "plan",
+        round=0,
+        purpose="context",
+        calls=[PlannedCall(call_id="ctx_2", tool=LEVELS_TOOL, arguments=arguments)],
+    )
+    found, raw = await call(state, upstream, LEVELS_TOOL, arguments, "ctx_2", "c0")
+    if found.failed or found.denied:
+        return None
+    levels = [
+        r["number"]
+        for r in records_of(raw)
+        if isinstance(r.get("number"), int) and not isinstance(r.get("number"), bool)
+    ]
+    return comparison_offer(state.request.message, state.locale, side=side, levels=levels)
+
+
 async def gather(state: TurnState, upstream: McpUpstream) -> None:
     await _context(state, upstream)
     state.constraints = read_constraints(
@@ -129,7 +162,7 @@ async def gather(state: TurnState, upstream: McpUpstream) -> None:
     state.field_asked = field_question(state.request.message)
     lacking = deny_needed_tools(state)
     granted = granted_capabilities(state.identity.tiers)
-    state.offer = _ask_first(state, lacking, granted)
+    state.offer = _ask_first(state, lacking, granted) or await _other_side(state, upstream)
     if state.offer is not None:
         # Neither a blanket refusal nor a silent partial run: nothing runs until chosen.
         state.emit("notice", **state.offer.notice())

@@ -10,6 +10,9 @@ applies it) and one of them recommended:
   aggregate) while another part names records a granted tool lists (findings,
   through ``list_annotations``). The offer is that listing — its count graded by
   the list's own accounting — and the turn runs nothing until it is chosen.
+- **comparison**: "compare … on level 2" with no other side named: one option
+  per other level the project has (read from ``list_levels``), the nearest above
+  recommended, each reply the question with that side added.
 - **portfolio**: a question about records that names no project while several
   are visible, in a fresh conversation with no project on screen: one option per
   project, the directory's first recommended.
@@ -26,10 +29,12 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from beacon.adjudication.constraints import Constraint
-from beacon.lexicon.words import HOW_MANY_PATTERNS, RECORDS, bounded
+from beacon.lexicon.words import COMPARE, HOW_MANY_PATTERNS, RECORDS, bounded
 from beacon.loop.copy import (
     AND,
+    COMPARE_WITH,
     FEASIBLE,
+    LEVEL_LABEL,
     LIST_REPLY,
     LIST_REPLY_ANYWHERE,
     PARTIAL_OFFER,
@@ -42,6 +47,7 @@ from beacon.policy.notices import capability_label
 from beacon.wire.tools import tool_specs
 
 MAX_PROJECT_OPTIONS = 6
+MAX_SIDE_OPTIONS = 4
 # Where one part of a question ends and the next begins ("… and how many photos …").
 _PARTS = re.compile(
     r"\s+(?:and|und|y|e)\s+|[,;、，]\s*|\s*(?:그리고|및|および|そして)\s*", re.IGNORECASE
@@ -211,3 +217,33 @@ def portfolio_offer(
     )
     text = say(PORTFOLIO_QUESTION, locale)
     return Offer("portfolio", text, options, text)
+
+
+def one_sided_level(question: str, constraints: Sequence[Constraint]) -> Constraint | None:
+    """The one level a comparison names ("compare … on level 2"), or None (no
+    comparison, no level, or both sides already named)."""
+    levels = [c for c in constraints if c.axis == "level"]
+    if not COMPARE.search(_nfkc(question)) or len(levels) != 1:
+        return None
+    return levels[0]
+
+
+def comparison_offer(
+    question: str, locale: str, *, side: Constraint, levels: Sequence[int]
+) -> Offer | None:
+    """The other side of a one-sided comparison, from the levels the project has."""
+    asked = int(side.value)
+    others = sorted({n for n in levels if n != asked}, key=lambda n: (abs(n - asked), n < asked))
+    if not others:
+        return None
+    text = _nfkc(question)
+    named = re.search(re.escape(side.phrase), text, re.IGNORECASE)
+    if named is None:
+        return None
+    options = []
+    for index, level in enumerate(others[:MAX_SIDE_OPTIONS]):
+        label = say(LEVEL_LABEL, locale, n=level)
+        reply = text[: named.end()] + say(AND, locale) + label + text[named.end() :]
+        options.append(Option(label, reply, recommended=index == 0))
+    asked_text = say(COMPARE_WITH, locale)
+    return Offer("comparison", asked_text, tuple(options), asked_text)

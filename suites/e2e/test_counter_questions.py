@@ -168,3 +168,24 @@ def test_a_host_list_at_its_cap_puts_the_view_list_anchor_in_the_answer_call(
     )
     (call,) = answer_calls(stack, short[0].json()["turn_id"])
     assert "view_list_truncated" not in call["anchors"]
+
+
+def test_a_one_sided_comparison_asks_for_the_other_side_from_the_projects_levels(
+    stack: Stack,
+) -> None:
+    token = stack.token(sub="comparer")
+    first = ask(stack, token, "Compare open findings on level 2 of Harbor Tower")
+    turn_id, session = first[0].json()["turn_id"], first[0].json()["session_id"]
+    (offer,) = notices(first, "counter_question")
+    levels = sorted({lv.number for lv in build_corpus().levels if lv.project_id == HARBOR})
+    offered = [int(o["label"].split()[-1]) for o in offer["options"]]
+    assert set(offered) <= set(levels) - {2} and offered[0] == 3
+    assert [o["recommended"] for o in offer["options"]].count(True) == 1
+    # The levels were read as context; no count ran before the side was chosen.
+    assert [c["tool"] for c in upstream_calls(stack, turn_id)] == ["list_projects", "list_levels"]
+    assert frames(first, "references")[0]["counts"] == []
+    both = ask(stack, token, offer["options"][0]["reply"], session)
+    calls = upstream_calls(stack, both[0].json()["turn_id"])
+    assert sorted(
+        c["arguments"].get("level_number") for c in calls if c["tool"] == "query_data"
+    ) == [2, 3]

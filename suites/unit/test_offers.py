@@ -4,9 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from beacon.adjudication.constraints import read_constraints
+from beacon.adjudication.constraints import Constraint, read_constraints
 from beacon.lexicon.clock import today
-from beacon.loop.offers import Offer, partial_offer, portfolio_offer
+from beacon.loop.offers import (
+    Offer,
+    comparison_offer,
+    one_sided_level,
+    partial_offer,
+    portfolio_offer,
+)
 
 DIRECTORY = [
     {"id": "prj-harbor-tower", "name": "Harbor Tower"},
@@ -146,3 +152,51 @@ def test_a_portfolio_reply_names_the_project_in_each_locale() -> None:
     assert found is not None
     assert found.options[1].reply == "Wie viele offene Befunde gibt es — im Projekt Maple Clinic"
     assert found.text.startswith("Das kann jedes Ihrer Projekte")
+
+
+def _side(question: str) -> Constraint | None:
+    return one_sided_level(question, read_constraints(question, projects=DIRECTORY, today=today()))
+
+
+def test_a_one_sided_comparison_offers_the_nearest_levels_the_one_above_first() -> None:
+    question = "Compare open findings on level 2 of Harbor Tower"
+    side = _side(question)
+    assert side is not None
+    found = comparison_offer(question, "en", side=side, levels=[1, 2, 3, 4, 5, 6])
+    assert found is not None and found.kind == "comparison"
+    assert [(o.label, o.recommended) for o in found.options] == [
+        ("Level 3", True),
+        ("Level 1", False),
+        ("Level 4", False),
+        ("Level 5", False),
+    ]
+    assert found.options[0].reply == "Compare open findings on level 2 and Level 3 of Harbor Tower"
+
+
+def test_a_comparison_reply_adds_the_side_in_the_question_locale() -> None:
+    question = "Harbor Tower 2층의 미해결 지적 사항을 비교해 주세요"
+    side = _side(question)
+    assert side is not None
+    found = comparison_offer(question, "ko", side=side, levels=[1, 2, 3])
+    assert found is not None
+    assert found.options[0].reply == "Harbor Tower 2층 및 3층의 미해결 지적 사항을 비교해 주세요"
+    assert found.text == "어느 층과 비교할까요?"
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Compare open findings on level 2 and level 3 of Harbor Tower",  # both sides named
+        "List open findings on level 2 of Harbor Tower",  # no comparison
+        "Compare open findings in Harbor Tower",  # no side at all
+    ],
+)
+def test_no_side_is_offered_where_the_comparison_is_not_one_sided(question: str) -> None:
+    assert _side(question) is None
+
+
+def test_a_project_with_no_other_level_gets_no_comparison_offer() -> None:
+    question = "Compare open findings on level 2 of Harbor Tower"
+    side = _side(question)
+    assert side is not None
+    assert comparison_offer(question, "en", side=side, levels=[2]) is None
