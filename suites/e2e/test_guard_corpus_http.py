@@ -19,11 +19,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
-from test_narration_guard import DROPPED, Case, CorpusRun, Outcome
+from test_narration_guard import Case, CorpusRun
 
-from beacon.cli.ask import AskError, run_turn
 from harness.chat_process import chat_with_open_store
 from harness.stack import Stack
 
@@ -98,39 +96,9 @@ class ViewRun(CorpusRun):
         super().__init__(*args)
         self._views = views
 
-    def _run(self, case: Case) -> Outcome:
+    def extra_body(self, case: Case) -> dict[str, Any]:
         view = self._views.get(case.id)
-        if view is None:
-            return super()._run(case)
-        registered = httpx.post(
-            f"{self.llm_origin}/dev/narrations", json=case.registration(), timeout=10
-        )
-        assert registered.status_code == 201, registered.text
-        outcome = Outcome(case)
-        body = {
-            "mode": "single",
-            "message": case.question,
-            "locale": case.locale,
-            "view_context": view,
-        }
-        try:
-            events = run_turn(self.chat_url, body, token=self.token, scenario=case.scenario)
-        except AskError as exc:
-            outcome.failure = str(exc)
-            return outcome
-        for event in events:
-            data = event.json()
-            outcome.events.append(event.event)
-            if event.event == "start":
-                outcome.turn_id = data.get("turn_id")
-            elif event.event == "delta":
-                outcome.deltas.append(str(data.get("text", "")))
-            elif event.event == "done":
-                outcome.answer = data.get("answer")
-        if outcome.turn_id is not None:
-            rows = self.store.narration_drops(outcome.turn_id)
-            outcome.drops = [r for r in rows if r.get("kind") == DROPPED]
-        return outcome
+        return {} if view is None else {"view_context": view}
 
 
 @pytest.fixture(scope="module")

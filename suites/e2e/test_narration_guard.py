@@ -221,6 +221,10 @@ class CorpusRun:
             self._outcomes[case.id] = self._run(case)
         return self._outcomes[case.id]
 
+    def extra_body(self, case: Case) -> dict[str, Any]:
+        """What else a case's turn request carries (a subclass may send a host view)."""
+        return {}
+
     def _run(self, case: Case) -> Outcome:
         registered = httpx.post(
             f"{self.llm_origin}/dev/narrations", json=case.registration(), timeout=10
@@ -228,7 +232,12 @@ class CorpusRun:
         assert registered.status_code == 201, registered.text
         self._questions.add(case.question)
         outcome = Outcome(case)
-        body = {"mode": "single", "message": case.question, "locale": case.locale}
+        body = {
+            "mode": "single",
+            "message": case.question,
+            "locale": case.locale,
+            **self.extra_body(case),
+        }
         try:
             events = run_turn(self.chat_url, body, token=self.token, scenario=case.scenario)
         except AskError as exc:
