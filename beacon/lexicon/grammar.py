@@ -231,9 +231,16 @@ PROPORTIONS: Classes = {
 
 # Emptiness predicates: "came back empty", "leer", "vacío", "비어", "空".
 EMPTY: Classes = {
-    "en": (r"empty", r"blank", r"came back with nothing", r"turned up nothing", r"nil"),
-    "de": (r"leer\w*", r"ergebnislos"),
-    "es": (r"vací[oa]s?", r"en blanco", r"sin resultados?"),
+    # "without results", "ohne Treffer", "sin coincidencias": a search's empty hands.
+    "en": (
+        r"empty", r"blank", r"came back with nothing", r"turned up nothing", r"nil",
+        r"without (?:any )?(?:results?|matches|hits)",
+    ),
+    "de": (r"leer\w*", r"ergebnislos", r"ohne (?:jedes |ein )?(?:ergebnis\w*|treffer)"),
+    "es": (
+        r"vací[oa]s?", r"en blanco",
+        r"sin (?:ningún |ninguna )?(?:resultados?|coincidencias?|aciertos?)",
+    ),
     "ko": (r"비어\s*있", r"빈\s*결과", r"결과\s*없"),
     "ja": (r"空(?:です|でした|っぽ|の結果)", r"該当なし", r"ヒットなし", r"0件"),
 }
@@ -279,18 +286,19 @@ SEARCH_VERBS: Classes = {
         r"find(?:s|ing)?", r"found", r"locate[ds]?", r"see[ns]?", r"saw", r"spot(?:ted)?",
         r"match(?:ed|es|ing)?", r"return(?:s|ed)?", r"turn(?:s|ed)? up", r"show(?:s|ed)? up",
         r"c[oa]me (?:up|back)", r"exists?", r"existed", r"there(?:'s| is| are| were| was)",
-        r"yield(?:s|ed)?", r"contain(?:s|ed)?", r"left",
+        r"yield(?:s|ed)?", r"contain(?:s|ed)?", r"left", r"appear(?:s|ed)?", r"available",
+        r"present", r"on file", r"recorded",
     ),
     "de": (
         r"gefunden", r"finde[nt]?", r"fand(?:en)?", r"entdeckt", r"gesehen", r"sehe[n]?",
         r"gibt", r"gab", r"vorhanden", r"existier\w*", r"ergab(?:en)?", r"ergeben",
         r"liefer\w*", r"zurückgegeben", r"enthält", r"enthalten", r"aufgetaucht",
-        r"passt", r"passen", r"übrig",
+        r"passt", r"passen", r"übrig", r"verfügbar", r"erschein\w*", r"erschien\w*",
     ),
     "es": (
         r"hay", r"había", r"hubo", r"existen?", r"encontr\w*", r"hall\w*", r"veo", r"vi",
         r"ver", r"devolv\w*", r"devuel\w*", r"coincid\w*", r"aparec\w*", r"apareci\w*",
-        r"tiene", r"contiene", r"arroj\w*", r"quedan?",
+        r"tiene", r"contiene", r"arroj\w*", r"quedan?", r"disponibles?",
     ),
     "ko": (
         r"찾", r"발견", r"확인되", r"보이", r"일치", r"나오", r"나왔", r"반환",
