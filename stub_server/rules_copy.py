@@ -264,13 +264,14 @@ FIXED: Mapping[str, Copy] = {
         "ja": "このプロジェクトにはそのようなデータはありません。",
     },
     "in_band_failure": {
-        "en": "The {tool} source did not return a usable result, so I can say nothing about it.",
-        "de": "Die Quelle {tool} hat kein verwertbares Ergebnis geliefert, daher kann ich dazu "
-        "nichts sagen.",
-        "es": "La fuente {tool} no devolvió un resultado utilizable, así que no puedo decir "
-        "nada sobre ello.",
-        "ko": "{tool} 소스가 사용할 수 있는 결과를 반환하지 않아 말씀드릴 수 없습니다.",
-        "ja": "{tool} ソースが使える結果を返さなかったため、何も言えません。",
+        "en": "The {tool} source failed to answer: its reply was an error, so I can say "
+        "nothing about the data.",
+        "de": "Die Quelle {tool} hat nicht richtig geantwortet: Ihre Antwort war ein Fehler, "
+        "daher kann ich zu den Daten nichts sagen.",
+        "es": "La fuente {tool} no respondió bien: su respuesta fue un error, así que no puedo "
+        "decir nada de los datos.",
+        "ko": "{tool} 소스가 제대로 응답하지 못해 데이터에 대해 말씀드릴 수 없습니다.",
+        "ja": "{tool} ソースが正しく応答しなかったため、この件についてはお答えできません。",
     },
     "narrowing_released": {
         "en": "The next search will cover everything again.",

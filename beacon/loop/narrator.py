@@ -167,11 +167,13 @@ FIXED: Mapping[str, Copy] = {
         "es": "El proyecto no tiene esos datos.",
     },
     "in_band_failure": {
-        "en": "The {tool} source did not return a usable result.",
-        "ko": "{tool} 소스가 사용할 수 있는 결과를 반환하지 않았습니다.",
-        "ja": "{tool} ソースは使える結果を返しませんでした。",
-        "de": "Die Quelle {tool} hat kein verwertbares Ergebnis geliefert.",
-        "es": "La fuente {tool} no devolvió un resultado utilizable.",
+        # Said of the source, not of the data: a denial of results here would be an
+        # absence claim the guard rightly drops (there may be data; the call failed).
+        "en": "The {tool} source failed to answer: its reply was an error.",
+        "ko": "{tool} 소스가 제대로 응답하지 못했습니다. 돌아온 것은 오류였습니다.",
+        "ja": "{tool} ソースは正しく応答できませんでした。返ってきたのはエラーです。",
+        "de": "Die Quelle {tool} hat nicht richtig geantwortet: Ihre Antwort war ein Fehler.",
+        "es": "La fuente {tool} no respondió bien: su respuesta fue un error.",
     },
     "narrowing_released": {
         "en": "The next search will cover everything again.",
