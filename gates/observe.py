@@ -1,8 +1,12 @@
 """``beacon gate observe``: may a change be called done?
 
 Exit codes are the contract: 0 open, 1 failing evidence, 2 usage, 5 stale
-sweep (refuse). One bypass flag, ``--bypass REASON``, lets a stale sweep
-through and is stamped, with its reason, into ``reports/gates/observe.json``.
+sweep (refuse). The JUnit record is read whole: one failed or errored case, a
+suite-level error, or a file that is not JUnit is failing evidence. One bypass
+flag, ``--bypass REASON``, overrides a stale sweep and nothing else: on green
+evidence the gate opens and stamps who, why and when into
+``reports/gates/observe.json``; on failing evidence it is refused in one line
+and nothing is stamped.
 """
 
 from __future__ import annotations

@@ -69,24 +69,30 @@ def _check_executed(
     junit: Annotated[Path, typer.Option(help="the run's JUnit XML")],
     root: RootOpt = Path("."),
 ) -> None:
-    """Every evidence test and required group must have executed and passed."""
+    """The whole run must be green, and every evidence test and required group must
+    have executed and passed."""
     from boundaries import load_registry
-    from harness.executed import JunitError, check_executed, junit_cases, requirements
+    from harness.executed import JunitError, check_executed, read_junit, requirements
 
     try:
-        cases = junit_cases(junit)
+        record = read_junit(junit)
     except JunitError as exc:
         typer.echo(str(exc), err=True)
         raise typer.Exit(1) from exc
-    report = check_executed(cases, requirements(load_registry(root.resolve()), root.resolve()))
+    tree = root.resolve()
+    report = check_executed(record.outcomes(), requirements(load_registry(tree), tree))
+    for problem in record.problems(limit=20):
+        typer.echo(f"red: {problem}")
     for shortfall in report.shortfalls:
         typer.echo(f"not executed: {shortfall}")
-    verdict = "ok" if report.ok else f"{len(report.shortfalls)} shortfalls"
+    problems = [f"the run is red ({record.summary()})"] if record.red else []
+    problems += [f"{len(report.shortfalls)} shortfalls"] if not report.ok else []
     typer.echo(
         f"check-executed: {report.required} required tests/groups, "
-        f"{report.cases_seen} cases in the JUnit record: {verdict}"
+        f"{report.cases_seen} cases in the JUnit record ({record.summary()}): "
+        + ("; ".join(problems) or "ok")
     )
-    raise typer.Exit(0 if report.ok else 1)
+    raise typer.Exit(1 if problems else 0)
 
 
 audit_app = typer.Typer(no_args_is_help=True, help="Audits.")

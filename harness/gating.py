@@ -8,7 +8,9 @@ turns an outcome into a number, so 5 always means a stale sweep.
 from __future__ import annotations
 
 import argparse
+import getpass
 import json
+import os
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -19,7 +21,7 @@ from typing import Any
 
 from boundaries import load_registry
 from harness.callers import find_callers
-from harness.executed import JunitError, check_executed, junit_cases, requirements
+from harness.executed import JunitError, check_executed, read_junit, requirements
 from harness.fanin import audit
 from harness.fsm import HarnessEvent, HarnessState, walk
 from harness.sweep import freshness
@@ -120,12 +122,20 @@ def decide_observe(root: Path, junit: Path, bypass: str | None = None) -> Decisi
     seen: dict[str, Any] = {}  # what one step leaves for the next
 
     def suite_finished() -> HarnessEvent:
-        # The suite ran before the gate was called; what it left is the JUnit record.
+        # The suite ran before the gate was called; what it left is the JUnit record,
+        # read whole: one red case anywhere keeps the gate shut, required or not.
         try:
-            seen["cases"] = junit_cases(junit)
+            record = read_junit(junit)
         except JunitError as exc:
             decision.fail(str(exc))
             seen["cases"] = None  # read and unreadable: no test can be shown to have run
+            return HarnessEvent.FINISHED
+        seen["cases"] = record.outcomes()
+        decision.facts["junit"] = {"path": str(junit), **record.counts()}
+        if record.red:
+            decision.fail(
+                f"the suite is red in {junit}: {record.summary()}: " + "; ".join(record.problems())
+            )
         return HarnessEvent.FINISHED
 
     def collect() -> HarnessEvent:
@@ -165,7 +175,51 @@ def decide_observe(root: Path, junit: Path, bypass: str | None = None) -> Decisi
         decision.outcome = seen["abort"]
     elif not run.reported_on_a_decision:
         decision.fail(f"the run was not reported by a decision ({run.problem or run.trail})")
+    settle_bypass(decision, junit)
     return decision
+
+
+def settle_bypass(decision: Decision, junit: Path) -> None:
+    """A bypass overrides a stale sweep and nothing else. Used on a stale sweep with
+    otherwise green evidence, it opens the gate and is stamped (who, why, when); on
+    failing evidence it is refused in one line and nothing is stamped; on a fresh
+    sweep it is not needed and nothing is stamped either. A gate that finds more after
+    observe's steps (promote) settles it again, last."""
+    reason = decision.bypass
+    if reason is None:
+        return
+    fresh = bool(decision.facts.get("freshness", {}).get("fresh"))
+    if decision.findings:
+        decision.bypass = None
+        decision.facts.pop("bypass", None)
+        red = decision.facts.get("junit", {})
+        where = (
+            f"{red.get('failed', 0)} failed and {red.get('errored', 0)} errored in {junit}"
+            if red.get("failed") or red.get("errored")
+            else decision.findings[0]
+        )
+        decision.findings.insert(0, f"bypass refused: it overrides a stale sweep only; {where}")
+        return
+    if fresh:
+        decision.bypass = None
+        decision.warnings.append("bypass not used: the sweep is fresh (nothing stamped)")
+        return
+    decision.facts["bypass"] = {
+        "reason": reason,
+        "by": _who(),
+        "at": datetime.now(UTC).isoformat(timespec="seconds"),
+    }
+
+
+def _who() -> str:
+    """Who used a bypass: $BEACON_GATE_BY (a CI job names itself), else the login."""
+    named = os.environ.get("BEACON_GATE_BY", "").strip()
+    if named:
+        return named
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):  # no login name in a bare container
+        return "unknown"
 
 
 def _collect_sweep_and_executed(
@@ -215,7 +269,11 @@ def write_evidence(root: Path, decision: Decision, name: str | None = None) -> P
         "outcome": decision.outcome.value,
         "exit_code": decision.exit_code,
         "decided_at": datetime.now(UTC).isoformat(timespec="seconds"),
-        "bypass": {"used": decision.bypass is not None, "reason": decision.bypass},
+        "bypass": {
+            "used": decision.bypass is not None,
+            "reason": decision.bypass,
+            **{k: v for k, v in decision.facts.get("bypass", {}).items() if k != "reason"},
+        },
         "findings": decision.findings,
         "warnings": decision.warnings,
         "facts": decision.facts,
