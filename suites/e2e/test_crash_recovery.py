@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -18,7 +19,10 @@ from pathlib import Path
 import httpx
 import pytest
 
-from beacon.store.crypto import new_key_slot
+from beacon.loop.frames import FrameMaker
+from beacon.store.crypto import new_key_slot, parse_keys
+from beacon.store.sqlite import SqliteStore
+from beacon.store.turns import OpenTurn
 from beacon.wire.sse import SseEvent, parse_sse
 from harness.chat_process import chat_env, chat_process
 from harness.stack import Stack
@@ -104,3 +108,71 @@ def test_a_sigkill_loses_no_frame_a_client_saw_and_every_turn_ends_once(
                 timeout=30,
             )
             assert again.content == replay.content
+
+
+def _stuck_turns(url: str, token: str, proc: subprocess.Popen[bytes], count: int) -> list[str]:
+    """``count`` turns streaming until their `references`, then the server SIGKILLed."""
+    seen: dict[str, bytes] = {}
+    ready = threading.Barrier(count + 1)
+    with ThreadPoolExecutor(count) as pool:
+        for _ in range(count):
+            pool.submit(stream_until_references, url, token, seen, ready)
+        ready.wait(timeout=90)
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=10)
+    return list(seen)
+
+
+def test_start_up_ends_the_turns_a_killed_process_left_running_before_anyone_asks(
+    stack: Stack, token: str, tmp_path: Path
+) -> None:
+    """The start-up path alone: nobody reattaches, yet each stuck turn is finished."""
+    keys = new_key_slot("startup")
+    env = chat_env(stack, tmp_path, BEACON_KEYS=keys, BEACON_SCENARIOS="allow")
+    with chat_process(env) as (url, proc):
+        stuck = _stuck_turns(url, token, proc, 3)
+    store = SqliteStore(tmp_path / "beacon.sqlite3", parse_keys(keys))
+    before = [store.turn(t) for t in stuck]
+    assert all(r is not None and r.status == "running" for r in before)
+    with chat_process(env):
+        # The server is listening: its start-up has run. No client has asked for a turn.
+        for turn_id in stuck:
+            record = store.turn(turn_id)
+            assert record is not None and record.status == "error", turn_id
+            frames = split_frames(b"".join(store.frames_after(turn_id, 0)))
+            assert [f.event for f in frames].count("error") == 1
+            assert frames[-1].json()["code"] == "interrupted"
+
+
+def test_reattaching_to_a_turn_its_dead_writer_left_running_ends_it_once(
+    stack: Stack, token: str, tmp_path: Path
+) -> None:
+    """The reattach path alone: the turn went stuck after this server started (another
+    writer of the same database died), so start-up never saw it."""
+    keys = new_key_slot("reattach")
+    env = chat_env(stack, tmp_path, BEACON_KEYS=keys, BEACON_SCENARIOS="allow")
+    with chat_process(env) as (url, _):
+        writer = SqliteStore(tmp_path / "beacon.sqlite3", parse_keys(keys))
+        turn_id = "t_" + "a" * 20
+        start = FrameMaker(turn_id).make("start", session_id=None, mode="single")
+        writer.append_frames(
+            [(turn_id, 1, "start", start.encode())],
+            opens=[OpenTurn(turn_id, "dev-user", None, "single")],
+        )
+        writer.close()  # its process is gone: nothing will ever finish this turn
+        replay = httpx.get(
+            f"{url}/v1/turns/{turn_id}/events",
+            params={"after": 0},
+            headers={"Authorization": f"Bearer {token}"},
+            timeout=30,
+        )
+        frames = split_frames(replay.content)
+        assert [f.event for f in frames] == ["start", "error"]
+        assert frames[-1].json()["code"] == "interrupted"
+        again = httpx.get(
+            f"{url}/v1/turns/{turn_id}/events",
+            params={"after": 0},
+            headers={"Authorization": f"Bearer {token}"},
+            timeout=30,
+        )
+        assert again.content == replay.content  # finished once
