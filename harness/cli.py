@@ -212,17 +212,23 @@ def _verify(
     ] = None,
     leeway: Annotated[float, typer.Option(help="the target's clock leeway, seconds")] = 30.0,
     workers: Annotated[int, typer.Option(help="turns made side by side")] = 4,
+    turn_deadline: Annotated[
+        float, typer.Option(help="the most one turn's stream may take, seconds")
+    ] = 90.0,
 ) -> None:
     """The honesty conformance suite against any frame-protocol chat server.
 
-    Exit 0 every check passes or is baselined, 1 a failure or a stale baseline, 2 usage.
+    Exit 0 every check passes or is baselined, 1 a failure or a stale baseline, 2 usage,
+    3 a target that cannot be tested (unreachable, or answering no turn with a stream).
     """
     from harness.verify import (
         EXIT_FAILED,
+        EXIT_TARGET,
         EXIT_USAGE,
         Status,
         VerifyError,
         VerifyOptions,
+        VerifyTargetError,
         run_verify,
         summary_line,
         usage_problem,
@@ -241,20 +247,31 @@ def _verify(
         questions=tuple(question or ()),
         leeway_s=leeway,
         workers=workers,
+        deadline_s=turn_deadline,
+        progress=typer.echo,
     )
     if (problem := usage_problem(options)) is not None:
         typer.echo(f"verify: {problem}", err=True)
         raise typer.Exit(EXIT_USAGE)
     try:
         report = run_verify(options)
+    except VerifyTargetError as exc:
+        typer.echo(f"verify: {exc}", err=True)
+        raise typer.Exit(EXIT_TARGET) from exc
     except VerifyError as exc:
         typer.echo(f"verify: {exc}", err=True)
         raise typer.Exit(EXIT_FAILED) from exc
     written = write_reports(report, out_dir, junit=junit, checks_json=json_, html_page=html)
     for result in report.of(Status.FAIL, Status.STALE):
         typer.echo(f"{result.status.value.upper()}: {result.id}: {result.message}")
+    # Not-run checks, one line per reason (sixteen scenarios refused the same way are
+    # one line with their names, not sixteen).
+    not_run: dict[str, list[str]] = {}
     for result in report.of(Status.NOT_VERIFIED):
-        typer.echo(f"not verified: {result.id}: {result.message}")
+        not_run.setdefault(result.message, []).append(result.id)
+    for reason, ids in not_run.items():
+        shown = ", ".join(ids[:4]) + (f" and {len(ids) - 4} more" if len(ids) > 4 else "")
+        typer.echo(f"not verified ({len(ids)}): {reason}: {shown}")
     for entry in report.unmatched_baseline:
         typer.echo(f"baseline entry names nothing in this run: {entry}")
     typer.echo(summary_line(report))

@@ -7,13 +7,16 @@ judge, ``judge.py``, independent of the chat server's guard, in five locales), n
 "none", replays byte for byte — and probes auth and hostile input. Given the
 stub upstream the target uses (``--mcp``), it also runs the canonical
 scenarios. It writes JUnit, ``checks.json`` and one self-contained HTML page;
-exit 0 all pass or baselined, 1 a failure or a stale baseline, 2 usage.
+exit 0 all pass or baselined, 1 a failure or a stale baseline, 2 usage, 3 a
+target that cannot be tested at all (unreachable, or answering no turn with a
+stream), said in one line.
 """
 
 from harness.verify.model import (
     CHECKS,
     EXIT_FAILED,
     EXIT_OK,
+    EXIT_TARGET,
     EXIT_USAGE,
     CaseResult,
     Report,
@@ -26,18 +29,26 @@ from harness.verify.report import (
     write_junit,
     write_reports,
 )
-from harness.verify.run import VerifyError, VerifyOptions, run_verify, usage_problem
+from harness.verify.run import (
+    VerifyError,
+    VerifyOptions,
+    VerifyTargetError,
+    run_verify,
+    usage_problem,
+)
 
 __all__ = [
     "CHECKS",
     "EXIT_FAILED",
     "EXIT_OK",
+    "EXIT_TARGET",
     "EXIT_USAGE",
     "CaseResult",
     "Report",
     "Status",
     "VerifyError",
     "VerifyOptions",
+    "VerifyTargetError",
     "run_verify",
     "summary_line",
     "usage_problem",

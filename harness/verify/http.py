@@ -13,6 +13,7 @@ import hashlib
 import hmac
 import json
 import threading
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -66,8 +67,9 @@ def origin_of(url: str) -> str:
 class Wire:
     """HTTP to the target (and, in controlled mode, to the stub at ``--mcp``)."""
 
-    def __init__(self, target: str) -> None:
+    def __init__(self, target: str, deadline_s: float | None = None) -> None:
         self.target = target.rstrip("/")
+        self.deadline_s = deadline_s  # the most one turn's stream may take (None: the read time)
         self._local = threading.local()
         self._clients: list[httpx.Client] = []
         self._lock = threading.Lock()
@@ -106,16 +108,35 @@ class Wire:
         read_s: float = TURN_TIMEOUT_S,
         **kw: Any,
     ) -> Streamed:
+        # A read timeout bounds each read, not the stream: a server that trickles
+        # heartbeats forever would hold a turn for ever. The whole stream has a deadline.
         timeout = httpx.Timeout(read_s, connect=5.0)
+        deadline = time.monotonic() + (self.deadline_s or read_s)
         try:
             with self.client.stream(method, url, headers=headers, timeout=timeout, **kw) as r:
                 kind = r.headers.get("content-type", "")
                 if r.status_code != 200 or not kind.startswith("text/event-stream"):
                     body = _excerpt(r)
                     return Streamed(r.status_code, body=body, content_type=kind)
-                return Streamed(200, list(parse_sse(r.iter_lines())), content_type=kind)
+                lines: list[str] = []
+                for line in r.iter_lines():
+                    lines.append(line)
+                    if time.monotonic() > deadline:
+                        frames = list(parse_sse(lines))
+                        late = f"the stream did not end within {self.deadline_s or read_s:g} s"
+                        return Streamed(200, frames, error=late, content_type=kind)
+                return Streamed(200, list(parse_sse(lines)), content_type=kind)
         except (httpx.HTTPError, UnicodeDecodeError) as exc:
             return Streamed(None, error=f"{type(exc).__name__}: {exc}")
+
+    def reachable(self) -> str | None:
+        """Why the target cannot be reached at all (connection refused, no such host,
+        no answer within the connect time), or None: any HTTP answer is an answer."""
+        try:
+            self.client.get(f"{self.target}/", timeout=httpx.Timeout(10.0, connect=5.0))
+        except httpx.TransportError as exc:
+            return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+        return None
 
     def turn(
         self, body: Mapping[str, Any], token: str | None, scenario: str | None = None

@@ -32,10 +32,13 @@ class Status(StrEnum):
 
 
 # The run's exit codes: 0 every check passes or is baselined, 1 an unexpected
-# failure or a stale baseline, 2 usage. A child's exit code is never among them.
+# failure or a stale baseline, 2 usage, 3 the target could not be tested at all
+# (unreachable, or not answering turns with a stream). A child's exit code is never
+# among them.
 EXIT_OK = 0
 EXIT_FAILED = 1
 EXIT_USAGE = 2
+EXIT_TARGET = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +105,11 @@ CHECKS: dict[str, CheckSpec] = dict(
         ),
         _spec("input.oversized", "black-box", "an oversized body → 4xx, no echo of the input"),
         _spec("input.bad-after", "black-box", "a bad reattach `after` → 4xx, never 5xx"),
+        _spec(
+            "controlled.scenarios",
+            "controlled",
+            "the target accepts X-Beacon-Scenario, so the controlled checks can run",
+        ),
         _spec(
             "scenario.legacy-upstream",
             "controlled",

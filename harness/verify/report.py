@@ -148,24 +148,30 @@ def html_report(report: Report) -> str:
     summary_rows = []
     for name, results in by_check.items():
         statuses = [r.status for r in results]
+        # A check that ran for some cases and not others is "partly run", never green;
+        # one that ran for none is "not run".
         worst = next(
             (
                 s
                 for s in (
                     Status.FAIL,
                     Status.STALE,
+                    Status.NOT_VERIFIED,
                     Status.BASELINED,
                     Status.PASS,
-                    Status.NOT_VERIFIED,
                 )
                 if s in statuses
             ),
             Status.PASS,
         )
+        label = worst.value.replace("_", " ")
+        if worst is Status.NOT_VERIFIED:
+            done = sum(1 for s in statuses if s is not Status.NOT_VERIFIED)
+            label = f"partly run ({done}/{len(statuses)})" if done else "not run"
         passed = sum(1 for s in statuses if s is Status.PASS)
         summary_rows.append(
             f'<tr class="{worst.value}"><td><span class="badge">'
-            f"{html.escape(worst.value.replace('_', ' '))}</span></td>"
+            f"{html.escape(label)}</span></td>"
             f"<td><code>{html.escape(name)}</code></td><td>{html.escape(CHECKS[name].kind)}</td>"
             f"<td>{passed}/{len(statuses)}</td><td>{html.escape(CHECKS[name].title)}</td></tr>"
         )

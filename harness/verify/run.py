@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import time
 import uuid
-from collections.abc import Iterable
+from collections import Counter
+from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -49,6 +50,11 @@ class VerifyError(RuntimeError):
     """The run could not start: the stub at --mcp minted no token, and no --token was given."""
 
 
+class VerifyTargetError(VerifyError):
+    """The target cannot be tested at all: unreachable, or it answers no turn with a
+    stream. One line that names the fix, and exit 3 — not a failing server's exit 1."""
+
+
 @dataclass
 class VerifyOptions:
     target: str
@@ -63,6 +69,10 @@ class VerifyOptions:
     leeway_s: float = DEFAULT_LEEWAY_S
     workers: int = DEFAULT_WORKERS
     baseline_entries: list[str] = field(default_factory=list)
+    deadline_s: float | None = None  # the most one turn's stream may take
+    # Told each check's results as the check finishes (a person running verify by hand
+    # sees a line per check, not half a minute of silence).
+    progress: Callable[[str], None] | None = None
 
     @property
     def controlled(self) -> bool:
@@ -211,16 +221,40 @@ def _judge_turns(runs: list[TurnRun], checks: list[str]) -> list[CaseResult]:
     return results
 
 
+_NEEDS_STUB = "a controlled check: give --mcp STUB_MCP_URL (the stub the target uses)"
+_REFUSED = "not run: the target refuses X-Beacon-Scenario (see controlled.scenarios)"
+
+
+def _scenarios_refused(runs: list[TurnRun]) -> str | None:
+    """Why the target refused every scenario turn (a 4xx to each), or None."""
+    scenario_runs = [r for r in runs if r.plan.scenario is not None]
+    refused = [r for r in scenario_runs if r.streamed.status in range(400, 500)]
+    if not scenario_runs or len(refused) != len(scenario_runs):
+        return None
+    first = refused[0].streamed
+    return f"every scenario turn was refused: HTTP {first.status}: {first.body[:200]}"
+
+
 def _controlled(runs: list[TurnRun], checks: list[str], stub: Stub | None) -> list[CaseResult]:
     results = []
     by_plan = {r.plan: r for r in runs}
+    refused = _scenarios_refused(runs) if stub is not None else None
+    if "controlled.scenarios" in checks:
+        accepted: Outcome = (
+            Skip(_NEEDS_STUB)
+            if stub is None
+            else Verdict(refused is None, refused or "every scenario turn was accepted")
+        )
+        results.append(_result("controlled.scenarios", "*", accepted))
     for spec in CONTROLLED:
         if spec.check not in checks:
             continue
         run = by_plan.get(spec.plan)
         if stub is None or run is None:
-            reason = "a controlled check: give --mcp STUB_MCP_URL (the stub the target uses)"
-            results.append(_result(spec.check, spec.case, Skip(reason)))
+            results.append(_result(spec.check, spec.case, Skip(_NEEDS_STUB)))
+            continue
+        if refused is not None:
+            results.append(_result(spec.check, spec.case, Skip(_REFUSED)))
             continue
         if not (run.streamed.ok and run.frames):
             detail = run.streamed.error or f"HTTP {run.streamed.status}: {run.streamed.body[:300]}"
@@ -229,6 +263,29 @@ def _controlled(runs: list[TurnRun], checks: list[str], stub: Stub | None) -> li
             verdict = spec.judge(run, stub)
         results.append(_result(spec.check, spec.case, verdict, run.seconds))
     return results
+
+
+def _refuse_a_target_without_streams(target: str, runs: list[TurnRun]) -> None:
+    """A target that answered no turn with a stream is not a chat server to test."""
+    if not runs or any(r.streamed.status == 200 and r.frames for r in runs):
+        return
+    first = runs[0].streamed
+    got = first.error or f"HTTP {first.status} {first.content_type or 'no content type'}"
+    raise VerifyTargetError(
+        f"{target} answered no turn with an SSE stream (POST /v1/turns: {got}): is it a "
+        "Beacon-protocol chat server, and is --target its origin?"
+    )
+
+
+def _announce(say: Callable[[str], None], results: list[CaseResult], report: Report) -> None:
+    """One line per check as its results are in: name, verdict (cases), time."""
+    report.results += results
+    for name in dict.fromkeys(r.check for r in results):
+        mine = [r for r in results if r.check == name]
+        tally = Counter(r.status.value for r in mine)
+        verdict = ", ".join(f"{n} {s}" for s, n in sorted(tally.items()))
+        seconds = max(r.seconds for r in mine)
+        say(f"{name:<32} {verdict:<28} {seconds:6.1f} s")
 
 
 def run_verify(options: VerifyOptions) -> Report:
@@ -241,21 +298,32 @@ def run_verify(options: VerifyOptions) -> Report:
         started_at=datetime.now(UTC).isoformat(timespec="seconds"),
         baseline=str(options.baseline) if options.baseline else None,
     )
-    wire = Wire(options.target)
+    wire = Wire(options.target, options.deadline_s)
+    say = options.progress or (lambda _line: None)
     try:
+        if (unreachable := wire.reachable()) is not None:
+            raise VerifyTargetError(
+                f"cannot reach {options.target} ({unreachable}): start the chat server "
+                "or fix --target"
+            )
         stub = Stub(options.mcp, wire) if options.mcp is not None else None
         creds = _credentials(options, wire, stub)
         if "auth.expired" in checks:
             creds.expired.start()
-        runs = _make_turns(options, wire, stub, creds, _plans(options, checks))
-        report.results += _judge_turns(runs, checks)
+        plans = _plans(options, checks)
+        say(f"making {len(plans)} turns against {options.target} ({options.workers} at a time)")
+        began = time.perf_counter()
+        runs = _make_turns(options, wire, stub, creds, plans)
+        _refuse_a_target_without_streams(options.target, runs)
+        say(f"turns made in {time.perf_counter() - began:.1f} s")
+        _announce(say, _judge_turns(runs, checks), report)
         for name, check in BLACK_BOX_CHECKS.items():
             if name in checks:
                 began = time.perf_counter()
                 outcomes = check(wire, creds, runs)
                 seconds = round(time.perf_counter() - began, 3)
-                report.results += [_result(name, c, o, seconds) for c, o in outcomes.items()]
-        report.results += _controlled(runs, checks, stub)
+                _announce(say, [_result(name, c, o, seconds) for c, o in outcomes.items()], report)
+        _announce(say, _controlled(runs, checks, stub), report)
     finally:
         wire.close()
     order = {name: i for i, name in enumerate(CHECKS)}

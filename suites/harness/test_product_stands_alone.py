@@ -70,6 +70,7 @@ COMMANDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             "--question",
             "--target",
             "--token",
+            "--turn-deadline",
             "--workers",
         ),
         (),
