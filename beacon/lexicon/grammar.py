@@ -233,12 +233,17 @@ PROPORTIONS: Classes = {
 EMPTY: Classes = {
     # "without results", "ohne Treffer", "sin coincidencias": a search's empty hands.
     "en": (
-        r"empty", r"blank", r"came back with nothing", r"turned up nothing", r"nil",
+        r"empty",
+        r"blank",
+        r"came back with nothing",
+        r"turned up nothing",
+        r"nil",
         r"without (?:any )?(?:results?|matches|hits)",
     ),
     "de": (r"leer\w*", r"ergebnislos", r"ohne (?:jedes |ein )?(?:ergebnis\w*|treffer)"),
     "es": (
-        r"vací[oa]s?", r"en blanco",
+        r"vací[oa]s?",
+        r"en blanco",
         r"sin (?:ningún |ninguna )?(?:resultados?|coincidencias?|aciertos?)",
     ),
     "ko": (r"비어\s*있", r"빈\s*결과", r"결과\s*없"),
