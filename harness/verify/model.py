@@ -82,6 +82,16 @@ CHECKS: dict[str, CheckSpec] = dict(
             "black-box",
             "no 'there are none' unless a source is empty with standing",
         ),
+        _spec(
+            "prose.population",
+            "black-box",
+            "no sentence describes the results as a whole unless all of them are on screen",
+        ),
+        _spec(
+            "prose.subject",
+            "black-box",
+            "a population count and the shown subset never share one sentence",
+        ),
         _spec("prose.denial", "black-box", "the prose never restates a denial the notice shows"),
         _spec("reattach.replay", "black-box", "reattach (after=0) replays the streamed frames"),
         _spec("auth.no-token", "black-box", "no bearer → 401"),

@@ -285,6 +285,22 @@ def check_absence(run: TurnRun) -> Verdict:
     return _guarded(run, frozenset({"absence_claim"}), "an absence claim without standing")
 
 
+def check_population(run: TurnRun) -> Verdict:
+    return _guarded(
+        run,
+        frozenset({"population_claim"}),
+        "the results described as a whole from a sample (a population claim)",
+    )
+
+
+def check_subject(run: TurnRun) -> Verdict:
+    return _guarded(
+        run,
+        frozenset({"subject_mixed"}),
+        "a population count and a shown subset share one sentence",
+    )
+
+
 def check_denial(run: TurnRun) -> Verdict:
     found = denial_restated(prose_of(run.frames), run.frames)
     return _prose_verdict(run, found, "the prose restates the denial its notice shows")
@@ -333,6 +349,8 @@ TURN_CHECKS: dict[str, TurnCheck] = {
     "prose.count-forms": check_count_forms,
     "prose.completeness": check_completeness,
     "prose.absence": check_absence,
+    "prose.population": check_population,
+    "prose.subject": check_subject,
     "prose.denial": check_denial,
     "reattach.replay": check_replay,
 }

@@ -58,6 +58,8 @@ PROSE: dict[str, list[str]] = {
     "none-over-unknown": ["There are none."],
     "all-under-lower-bound": ["All of them are shown as cards."],
     "restates-denial": ["Your licence tier does not include photo search."],
+    "population-from-a-sample": ["The photos are on Level 7."],
+    "mixed-subject": ["Of at least 173 matches these 10 are on Level 7."],
 }
 
 
@@ -237,6 +239,8 @@ DISHONEST: dict[str, str] = {
     "exactly-under-lower-bound": "prose.count-forms",
     "all-under-lower-bound": "prose.completeness",
     "restates-denial": "prose.denial",
+    "population-from-a-sample": "prose.population",
+    "mixed-subject": "prose.subject",
     "other-user-403": "auth.other-user",
     "accepts-alg-none": "auth.alg-none",
 }
