@@ -188,6 +188,12 @@ def negative_pronouns(text: str) -> list[tuple[int, int]]:
     return [m.span() for m in _NEGATIVE_PRONOUN.finditer(text)]
 
 
+def _skip_space(text: str, at: int) -> int:
+    while at < len(text) and text[at].isspace():
+        at += 1
+    return at
+
+
 def absence_claim(text: str) -> str | None:
     """The words that claim there is nothing, or None. A negation inside a totaliser
     ("no other", "nothing else", "keine weiteren", "no hay más") says the set is whole,
@@ -204,6 +210,8 @@ def absence_claim(text: str) -> str | None:
     for negator in _NEGATOR.finditer(text):
         if _in_total(negator, totals) or _denies_more(text, negator):
             continue
+        if _UNIVERSAL.match(text, _skip_space(text, negator.end())):
+            continue  # "not every match is shown": the set is not whole, not empty
         if _denies_results(text, negator):
             return negator.group()
     empty = _EMPTY.search(text)

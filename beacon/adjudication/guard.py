@@ -126,8 +126,11 @@ def _number_verdict(
 
 
 def _claim_verdict(text: str, standing: Standing, locale: Locale) -> tuple[str, str] | None:
-    if shares_subject(text):
-        return "subject_mixed", SLOT.findall(text)[0][1]
+    # Clauses a semicolon separates have subjects of their own ("Harbor Tower has
+    # {{count:c1}} photos; the cards below are the first {{shown:c1}}").
+    mixed = next((clause for clause in text.split(";") if shares_subject(clause)), None)
+    if mixed is not None:
+        return "subject_mixed", SLOT.findall(mixed)[0][1]
     claim = completeness_claim(text)
     if claim is not None and not _claim_has_standing(text, standing, locale):
         return "completeness_claim", claim

@@ -56,6 +56,7 @@ NEGATORS: Classes = {
         r"zero",
         r"unable to",
         r"fail(?:s|ed)? to",
+        r"lack(?:s|ed)?",  # "lacks any photos"; "lacking" modifies a noun ("workers lacking")
     ),
     "de": (
         r"kein(?:e|en|em|er|es)?",

@@ -181,6 +181,8 @@ def absence(text: str) -> str | None:
         if not in_total(m) and about_results(text):
             return m.group()
     for m in NEGATOR.finditer(text):
+        if UNIVERSAL.match(text[m.end() :].lstrip()):
+            continue  # "not every match is shown": a whole set denied, not an empty one
         if not in_total(m) and not _denies_beyond(text, m) and _denies(text, m):
             return m.group()
     empty = EMPTINESS.search(text)

@@ -146,12 +146,23 @@ def _states_exact(text: str, evidence: Evidence, locale: str) -> bool:
     return any(n.value in exact for n in numerals(text, locale))
 
 
+def _clauses(forms: list[Form], breaks: list[int]) -> list[list[Form]]:
+    """The forms grouped by the clause (between semicolons) they stand in."""
+    grouped: dict[int, list[Form]] = {}
+    for form in forms:
+        grouped.setdefault(sum(1 for b in breaks if b < form.start), []).append(form)
+    return list(grouped.values())
+
+
 def _claim_rule(
     text: str, forms: list[Form], evidence: Evidence, locale: str
 ) -> tuple[str, str] | None:
-    kinds = {f.kind for f in forms}
-    if kinds == {"count", "shown"}:
-        return "subject_mixed", forms[0].count.slot
+    # One clause holding a population count and the shown subset; a semicolon ends a
+    # clause, so "… has at least 173 photos; these 10 …" is two subjects, not one.
+    breaks = [i for i, ch in enumerate(text) if ch == ";"]
+    for clause in _clauses(forms, breaks):
+        if {f.kind for f in clause} == {"count", "shown"}:
+            return "subject_mixed", clause[0].count.slot
     said = claims.completeness(text, beside_a_count=bool(forms))
     if said is not None:
         # Ten cards of an exact 714 are not "all of them": said of the cards on screen (a

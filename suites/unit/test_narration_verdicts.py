@@ -513,3 +513,16 @@ def test_coverage_of_the_results_or_nothing_found_is_still_a_claim(
     sentence: str, expected: str
 ) -> None:
     assert rule(sentence, SEARCH) == expected
+
+
+def test_a_semicolon_gives_each_clause_its_own_subject() -> None:
+    two = "Harbor Tower has {{count:c2}} photos; the cards below are the first {{shown:c2}}."
+    assert rule(two, SEARCH) is None
+    one = "Of {{count:c2}} matches these {{shown:c2}} are on Level 3; more may follow."
+    assert rule(one, SEARCH) == "subject_mixed"
+
+
+def test_a_negated_universal_discloses_a_partial_set_and_is_no_absence() -> None:
+    assert rule("Not every match is shown here.", SEARCH) is None
+    assert rule("Not  all photos are on screen.", SEARCH) is None
+    assert rule("Harbor Tower lacks any photos of hard hats.", SEARCH) == "absence_claim"
