@@ -1,4 +1,4 @@
-"""The gates' ``beacon`` commands: ``beacon gate observe``, ``beacon gate promote``.
+"""The gates' ``beacon`` commands: ``beacon gate observe``, ``promote``, ``history``.
 
 ``register`` is the ``gates`` entry point of the ``beacon.commands`` group
 (pyproject.toml). The arguments pass through to each gate's own ``main``
@@ -7,6 +7,9 @@
 """
 
 from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
 
 import typer
 
@@ -30,6 +33,25 @@ def _promote(ctx: typer.Context) -> None:
     from gates.promote import main
 
     raise typer.Exit(main(list(ctx.args)))
+
+
+@gate_app.command("history")
+def _history(root: Annotated[Path, typer.Option(help="the checkout")] = Path(".")) -> None:
+    """The promotion ledger, oldest first: channel, wheel digest, commit, time."""
+    from harness.artifact import LEDGER, ledger
+
+    lines = ledger(root.resolve())
+    if not lines:
+        typer.echo(f"no promotion yet ({root / LEDGER} is empty or missing)")
+        return
+    for line in lines:
+        swept = line.get("swept") or {}
+        commit = str(swept.get("commit") or "?")[:12]
+        typer.echo(
+            f"{line.get('at')}  {line.get('from')} → {line.get('to')}  "
+            f"sha256 {str(line.get('digest'))[:16]}…  {line.get('wheel')}  commit {commit}"
+            + (f"  bypass: {line['bypass']}" if line.get("bypass") else "")
+        )
 
 
 def register(app: typer.Typer) -> None:

@@ -3,9 +3,13 @@
 Requires everything ``observe`` requires (a fresh, green sweep; executed
 evidence; no orphans), a green e2e group in the JUnit record, every probe
 passing and ``beacon verify`` green (every check, controlled ones included:
-the gate knows the stub) against a freshly started stack, and for ``prod`` a
-recorded ``qa`` promotion of the very same commit and swept content (upper
-channels promote what the lower one exercised; they never rebuild). The
+the gate knows the stub) against a stack started from the artifact itself:
+``--to qa`` builds the wheel and sdist once (``harness/artifact.py``) and installs
+the wheel into a clean venv outside the checkout; ``--to prod`` needs a ledger
+line of a ``qa`` promotion of the very same commit and swept content, and installs
+the very wheel qa exercised after checking its digest (upper channels promote what
+the lower one exercised; they never rebuild). Each promotion appends a line to
+``reports/gates/ledger.jsonl`` (``beacon gate history``). The
 verify report (JUnit, checks.json, HTML) is written to ``reports/gates/verify/``
 and recorded in the gate's evidence; verify takes no baseline here. The bypass
 flag overrides a stale sweep only, never red evidence. Exit codes as ``observe``.
@@ -14,18 +18,27 @@ flag overrides a stale sweep only, never red evidence. Exit codes as ``observe``
 from __future__ import annotations
 
 import argparse
-import json
-from contextlib import ExitStack
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
 import httpx
 
+from harness.artifact import (
+    Artifact,
+    ArtifactError,
+    append,
+    build,
+    evidence_digests,
+    installed,
+    kept,
+    ledger,
+)
 from harness.executed import JunitError, junit_cases
 from harness.fsm import HarnessEvent, HarnessState, walk
 from harness.gating import (
     DEFAULT_JUNIT,
-    EVIDENCE_DIR,
     Decision,
     Outcome,
     decide_observe,
@@ -39,7 +52,6 @@ from harness.stack import Stack, StackError, running_stack
 from harness.sweep import read_record
 
 PROMOTIONS: dict[str, str] = {"dev": "qa", "qa": "prod"}
-PROMOTION_LOG = f"{EVIDENCE_DIR}/promotions.json"
 E2E_GROUP = "suites/e2e/"
 INVOKES: tuple[str, ...] = ("gate observe", "probe --all", "verify")
 
@@ -54,17 +66,16 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
-def _log(root: Path) -> list[dict[str, Any]]:
-    try:
-        loaded = json.loads((root / PROMOTION_LOG).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return []
-    return loaded if isinstance(loaded, list) else []
-
-
-def _artifact(root: Path) -> dict[str, Any]:
+def _swept(root: Path) -> dict[str, Any]:
+    """The commit and content the sweep vouched for (what qa must have exercised too)."""
     record = read_record(root) or {}
     return {"commit": record.get("commit"), "paths": record.get("paths")}
+
+
+def _exercised_in_qa(root: Path, swept: dict[str, Any]) -> dict[str, Any] | None:
+    """The last qa line of the ledger for this very commit and swept content."""
+    lines = [e for e in ledger(root) if e.get("to") == "qa" and e.get("swept") == swept]
+    return lines[-1] if lines else None
 
 
 def decide_promote(
@@ -75,13 +86,12 @@ def decide_promote(
     decision.facts["promotion"] = {"from": source, "to": target}
     if decision.outcome is Outcome.STALE:
         return decision
-    artifact = _artifact(root)
-    if source == "qa":
-        exercised = [p for p in _log(root) if p.get("to") == "qa" and p.get("artifact") == artifact]
-        if not exercised:
-            decision.fail(
-                "no qa promotion of this exact commit and swept content: promote dev → qa first"
-            )
+    swept = _swept(root)
+    exercised = _exercised_in_qa(root, swept) if source == "qa" else None
+    if source == "qa" and exercised is None:
+        decision.fail(
+            "no qa promotion of this exact commit and swept content: promote dev → qa first"
+        )
     try:
         cases = junit_cases(junit)  # observe's steps have judged the whole record already
     except JunitError:
@@ -93,15 +103,37 @@ def decide_promote(
     if decision.outcome is not Outcome.OPEN:
         settle_bypass(decision, junit)
         return decision
-    _probe_walk(root, decision)
+    # Build once (dev → qa); an upper channel takes the very bytes the lower one ran.
+    try:
+        artifact = build(root) if exercised is None else kept(root, exercised)
+    except ArtifactError as exc:
+        decision.fail(str(exc))
+        settle_bypass(decision, junit)
+        return decision
+    decision.facts["artifact"] = artifact.record()
+    _probe_walk(root, decision, artifact)
     settle_bypass(decision, junit)
     if decision.outcome is Outcome.OPEN:
-        log = _log(root)
-        log.append({"from": source, "to": target, "artifact": artifact, "bypass": decision.bypass})
-        path = root / PROMOTION_LOG
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(log, indent=2) + "\n", encoding="utf-8")
+        decision.facts["ledger"] = append(
+            root,
+            {
+                "from": source,
+                "to": target,
+                **artifact.record(),
+                "swept": swept,
+                "evidence": evidence_digests(root, ("observe.json", "verify/checks.json")),
+                "bypass": decision.bypass,
+            },
+        )
     return decision
+
+
+@contextmanager
+def artifact_stack(artifact: Artifact) -> Iterator[Stack]:
+    """The stack ``beacon up`` starts from the artifact installed in a clean venv, run
+    from a folder outside the checkout."""
+    with installed(artifact) as (beacon, work), running_stack(executable=beacon, cwd=work) as up:
+        yield up
 
 
 def stack_health(stack: Stack) -> str | None:
@@ -117,7 +149,7 @@ def stack_health(stack: Stack) -> str | None:
     return None
 
 
-def _probe_walk(root: Path, decision: Decision) -> None:
+def _probe_walk(root: Path, decision: Decision, artifact: Artifact) -> None:
     """The probes and verify against a fresh stack, as a walk of the harness table
     from ``stubs_starting``: start the stack, run, let it finish, collect, decide.
     Each step checks that the one before it ran, so a row that skips or repeats a
@@ -128,8 +160,8 @@ def _probe_walk(root: Path, decision: Decision) -> None:
 
         def start() -> HarnessEvent:
             try:
-                seen["stack"] = held.enter_context(running_stack())
-            except StackError as exc:
+                seen["stack"] = held.enter_context(artifact_stack(artifact))
+            except (StackError, ArtifactError) as exc:
                 decision.fail(f"the stack for the probes and verify did not start: {exc}")
                 return E.ABORT
             return E.HEALTHY

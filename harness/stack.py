@@ -80,17 +80,21 @@ def running_stack(
     *,
     workers: int = 1,
     db: str | None = None,
+    executable: str | None = None,
+    cwd: Path | None = None,
 ) -> Iterator[Stack]:
     """``beacon up`` as a child; with ``db`` (a postgresql:// URL) and ``workers``,
-    a chat server of several processes on one port."""
+    a chat server of several processes on one port. ``executable`` and ``cwd``: an
+    installed artifact's ``beacon``, run from a folder outside any checkout."""
     env = {**os.environ, **(extra_env or {})}
     store = ["--workers", str(workers)] + (["--db", db] if db else [])
     proc = subprocess.Popen(
-        [beacon_executable(), "up", "--scenario", scenario, *store],
+        [executable or beacon_executable(), "up", "--scenario", scenario, *store],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
         env=env,
+        cwd=cwd,
         start_new_session=True,
     )
     assert proc.stdout is not None

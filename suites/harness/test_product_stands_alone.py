@@ -46,6 +46,7 @@ COMMANDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "boundaries list": (("--by-kind", "--root"), ()),
     "gate observe": ((), ()),
     "gate promote": ((), ()),
+    "gate history": (("--root",), ()),
     "check-executed": (("--junit", "--root"), ()),
     "audit fan-in": (("--junit", "--root"), ()),
     "probe": (

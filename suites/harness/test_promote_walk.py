@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 import gates.promote as promote
+from harness.artifact import Artifact, ledger
 from harness.fsm import HARNESS_TABLE, HarnessRow, HarnessState
 from harness.gating import Decision, Outcome
 from harness.probes import PROBES, ProbeReport
@@ -51,7 +52,7 @@ def _situation(monkeypatch: pytest.MonkeyPatch, situation: str) -> list[str]:
     ran: list[str] = []
 
     @contextmanager
-    def running_stack() -> Iterator[_Stack]:
+    def running_stack(**_where: object) -> Iterator[_Stack]:
         ran.append("stack")
         if situation == "no-stack":
             raise StackError("beacon up did not print `ready`")
@@ -74,6 +75,13 @@ def _situation(monkeypatch: pytest.MonkeyPatch, situation: str) -> list[str]:
     def decide_observe(root: Path, junit: Path, bypass: str | None) -> Decision:
         return Decision("observe")  # the observe half is test_gate_walk.py's
 
+    @contextmanager
+    def installed(artifact: Artifact) -> Iterator[tuple[str, Path]]:
+        yield "beacon", Path("/nonexistent")  # the fake stack starts nothing
+
+    fake = Artifact(Path("beacon-0.1.0-py3-none-any.whl"), None, "0" * 64, None)
+    monkeypatch.setattr(promote, "build", lambda root: fake)
+    monkeypatch.setattr(promote, "installed", installed)
     monkeypatch.setattr(promote, "running_stack", running_stack)
     monkeypatch.setattr(promote, "run_probe", run_probe)
     monkeypatch.setattr(promote, "verify_stack", verify_stack)
@@ -99,8 +107,8 @@ def test_a_stack_whose_probes_pass_is_promoted_on_the_deciding_row(
     outcome, findings, ran = _verdict(monkeypatch, tmp_path, "all-pass")
     assert outcome is Outcome.OPEN and findings == ()
     assert ran == ("stack", "health", *(f"probe:{p}" for p in PROBES), "verify")
-    log = (tmp_path / "all-pass" / promote.PROMOTION_LOG).read_text()
-    assert '"to": "qa"' in log
+    (line,) = ledger(tmp_path / "all-pass")
+    assert (line["to"], line["digest"]) == ("qa", "0" * 64)
 
 
 def test_a_stack_that_does_not_start_fails_on_the_starting_abort_row(
