@@ -29,6 +29,7 @@ sentence as text arrives, then renders the slots of what survived.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -50,6 +51,7 @@ from beacon.adjudication.slots import (
 )
 from beacon.adjudication.standing import Standing
 
+CLAUSE_BREAK = re.compile(r";")
 _TITLE_WORDS = 3  # a value this long is a title or a name, not a word a claim is made of
 _MASK = "\u00b7"  # a placeholder no reader takes for a digit, a letter or a word boundary
 
@@ -126,9 +128,10 @@ def _number_verdict(
 
 
 def _claim_verdict(text: str, standing: Standing, locale: Locale) -> tuple[str, str] | None:
-    # Clauses a semicolon separates have subjects of their own ("Harbor Tower has
-    # {{count:c1}} photos; the cards below are the first {{shown:c1}}").
-    mixed = next((clause for clause in text.split(";") if shares_subject(clause)), None)
+    # A semicolon ends a clause as a full stop would ("Harbor Tower has {{count:c1}}
+    # photos; the cards below are the first {{shown:c1}}"); a comma does not, even before
+    # "and": "…, and the {{shown:c1}} below …" still reads as one sentence of one set.
+    mixed = next((c for c in CLAUSE_BREAK.split(text) if shares_subject(c)), None)
     if mixed is not None:
         return "subject_mixed", SLOT.findall(mixed)[0][1]
     claim = completeness_claim(text)

@@ -145,11 +145,12 @@ UNIVERSALS: Classes = {
     "ja": (r"すべて", r"全て", r"全部", r"全体", r"のみ", r"だけ", r"唯一", r"完全", r"両方"),
 }  # fmt: skip
 
-# Totalisers: a universal that needs no subject, it totals whatever was said
-# ("exactly", "in total", "everything", "that's the lot", "insgesamt", "eso es todo").
+# Totalisers: a universal that needs no subject, it totals whatever was said ("exactly",
+# "in total", "everything", "that's the lot", "insgesamt", "eso es todo"). The adverb
+# "exactly", not the adjective: "if you need an exact number, narrow it" claims none.
 TOTALS: Classes = {
     "en": (
-        r"exact(?:ly)?", r"precisely", r"altogether", r"in (?:total|all|sum)", r"totals?",
+        r"exactly", r"precisely", r"altogether", r"in (?:total|all|sum)", r"totals?",
         r"totalling", r"everything", r"the (?:whole )?lot", r"that(?:['’]s| is| was) (?:all|it)",
         r"the full (?:set|list|count)", r"no (?:more|other|further)", r"nothing (?:else|more)",
     ),

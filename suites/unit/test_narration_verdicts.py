@@ -526,3 +526,10 @@ def test_a_negated_universal_discloses_a_partial_set_and_is_no_absence() -> None
     assert rule("Not every match is shown here.", SEARCH) is None
     assert rule("Not  all photos are on screen.", SEARCH) is None
     assert rule("Harbor Tower lacks any photos of hard hats.", SEARCH) == "absence_claim"
+
+
+def test_an_exact_number_asked_for_is_no_claim_and_a_comma_joins_one_subject() -> None:
+    two = "Harbor Tower has {{count:c2}} photos, and the {{shown:c2}} closest are below."
+    assert rule(two, SEARCH) == "subject_mixed"
+    assert rule("If you need an exact number, narrow it by level.", SEARCH) is None
+    assert rule("There are exactly 173 of them.", SEARCH) == "free_count"
