@@ -29,7 +29,6 @@ sentence as text arrives, then renders the slots of what survived.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -51,7 +50,6 @@ from beacon.adjudication.slots import (
 )
 from beacon.adjudication.standing import Standing
 
-CLAUSE_BREAK = re.compile(r";")
 _TITLE_WORDS = 3  # a value this long is a title or a name, not a word a claim is made of
 _MASK = "\u00b7"  # a placeholder no reader takes for a digit, a letter or a word boundary
 
@@ -131,7 +129,7 @@ def _claim_verdict(text: str, standing: Standing, locale: Locale) -> tuple[str, 
     # A semicolon ends a clause as a full stop would ("Harbor Tower has {{count:c1}}
     # photos; the cards below are the first {{shown:c1}}"); a comma does not, even before
     # "and": "…, and the {{shown:c1}} below …" still reads as one sentence of one set.
-    mixed = next((c for c in CLAUSE_BREAK.split(text) if shares_subject(c)), None)
+    mixed = next((c for c in text.split(";") if shares_subject(c)), None)
     if mixed is not None:
         return "subject_mixed", SLOT.findall(mixed)[0][1]
     claim = completeness_claim(text)

@@ -38,19 +38,25 @@ CITED_AS: Mapping[str, RecordKind] = {
 }
 
 
+def named_kinds(text: str) -> list[tuple[str, re.Match[str]]]:
+    """Every record kind the (NFKC) text names, in the order it names them."""
+    found = []
+    for kind, patterns in RECORDS.items():
+        for pattern in patterns:
+            match = re.search(bounded(pattern), text, re.IGNORECASE)
+            if match:
+                found.append((kind, match))
+                break
+    return sorted(found, key=lambda item: item[1].start())
+
+
 def _asks_for(spec: ToolSpec, text: str) -> bool:
     """The tool's own intent, or (in any of five locales) a record kind it alone cites."""
     if spec.intent is None:
         return False
     if re.search(spec.intent, text, re.IGNORECASE):
         return True
-    folded = fold(text)
-    return any(
-        re.search(bounded(pattern), folded)
-        for kind, cited in CITED_AS.items()
-        if cited in spec.cites
-        for pattern in RECORDS[kind]
-    )
+    return any(CITED_AS[kind] in spec.cites for kind, _ in named_kinds(fold(text)))
 
 
 def intent_tools(text: str) -> list[str]:

@@ -29,7 +29,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from beacon.adjudication.constraints import Constraint
-from beacon.lexicon.words import COMPARE, HOW_MANY_PATTERNS, RECORDS, bounded
+from beacon.lexicon.words import COMPARE, HOW_MANY_PATTERNS
 from beacon.loop.copy import (
     AND,
     COMPARE_WITH,
@@ -42,7 +42,7 @@ from beacon.loop.copy import (
     PROJECT_REPLY,
     say,
 )
-from beacon.loop.intent import CITED_AS
+from beacon.loop.intent import CITED_AS, named_kinds
 from beacon.policy.notices import capability_label
 from beacon.wire.tools import tool_specs
 
@@ -102,18 +102,6 @@ class Offer:
 
 def _nfkc(text: str) -> str:
     return unicodedata.normalize("NFKC", text)
-
-
-def named_kinds(text: str) -> list[tuple[str, re.Match[str]]]:
-    """Every record kind the text names, in the order it names them."""
-    found = []
-    for kind, patterns in RECORDS.items():
-        for pattern in patterns:
-            match = re.search(bounded(pattern), text, re.IGNORECASE)
-            if match:
-                found.append((kind, match))
-                break
-    return sorted(found, key=lambda item: item[1].start())
 
 
 def listed_by(kind: str, granted: frozenset[str]) -> bool:

@@ -146,10 +146,6 @@ def _states_exact(text: str, evidence: Evidence, locale: str) -> bool:
     return any(n.value in exact for n in numerals(text, locale))
 
 
-# Where a clause ends for this rule: a semicolon (a comma, even before "and", does not).
-_CLAUSE_BREAK = re.compile(r";")
-
-
 def _clauses(forms: list[Form], breaks: list[int]) -> list[list[Form]]:
     """The forms grouped by the clause (between semicolons) they stand in."""
     grouped: dict[int, list[Form]] = {}
@@ -163,7 +159,7 @@ def _claim_rule(
 ) -> tuple[str, str] | None:
     # One clause holding a population count and the shown subset; a semicolon ends a
     # clause, so "… has at least 173 photos; these 10 …" is two subjects, not one.
-    breaks = [m.start() for m in _CLAUSE_BREAK.finditer(text)]
+    breaks = [i for i, ch in enumerate(text) if ch == ";"]  # a comma, even before "and", is none
     for clause in _clauses(forms, breaks):
         if {f.kind for f in clause} == {"count", "shown"}:
             return "subject_mixed", clause[0].count.slot
