@@ -28,7 +28,7 @@ $(PY):
 
 $(STAMP): pyproject.toml | $(PY)
 	@echo "setup: installing beacon and its dependencies into $(VENV) (pip, log: $(SETUP_LOGS)/pip.log)"
-	@$(call quietly,pip.log,$(PY) -m pip install --quiet --upgrade pip && $(PY) -m pip install --quiet -e .)
+	@$(call quietly,pip.log,$(PY) -m pip install --quiet --upgrade pip && $(PY) -m pip install --quiet -e '.[harness,postgres]')
 	@touch $(STAMP)
 
 $(TEST_STAMP): pyproject.toml $(STAMP)

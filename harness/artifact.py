@@ -110,6 +110,9 @@ def kept(root: Path, record: dict[str, Any]) -> Artifact:
     return Artifact(wheel, None, digest, None)
 
 
+ARTIFACT_EXTRAS = "harness"
+
+
 @contextmanager
 def installed(artifact: Artifact) -> Iterator[tuple[str, Path]]:
     """The wheel in a fresh virtual environment outside the checkout: its ``beacon``
@@ -118,7 +121,9 @@ def installed(artifact: Artifact) -> Iterator[tuple[str, Path]]:
         venv = Path(scratch) / "venv"
         _run([sys.executable, "-m", "venv", str(venv)], 120.0, "creating the clean venv")
         pip = [str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet"]
-        _run([*pip, str(artifact.wheel)], INSTALL_TIMEOUT_S, "installing the wheel")
+        # With the harness extra: qa runs the probes and verify from this install.
+        wheel = f"{artifact.wheel}[{ARTIFACT_EXTRAS}]"
+        _run([*pip, wheel], INSTALL_TIMEOUT_S, "installing the wheel")
         work = Path(scratch) / "work"
         work.mkdir()
         yield str(venv / "bin" / "beacon"), work

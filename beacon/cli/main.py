@@ -28,6 +28,7 @@ from beacon.cli.ask import (
     turn_error,
 )
 from beacon.cli.up import DevStack, UpError, print_urls, serve_until_signal
+from beacon.extras import extra_for, install_hint, missing_extra
 from beacon.store.backends import is_postgres
 from beacon.wire.sse import SseEvent
 from beacon.wire.turns import Locale
@@ -125,7 +126,11 @@ def serve(
 
 
 def _check_workers(command: str, workers: int, db: str | None) -> None:
-    """More than one process needs the shared store: SQLite has one writer."""
+    """More than one process needs the shared store: SQLite has one writer; a
+    PostgreSQL store needs its driver (the ``postgres`` extra)."""
+    if is_postgres(db or "") and (hint := missing_extra("postgres")):
+        typer.echo(f"beacon {command}: a PostgreSQL store {hint}", err=True)
+        raise typer.Exit(2)
     if workers > 1 and not is_postgres(db or ""):
         typer.echo(
             f"beacon {command}: --workers {workers} needs a PostgreSQL store "
@@ -326,7 +331,16 @@ load_commands(app)
 
 
 def main() -> None:
-    app(prog_name="beacon")
+    try:
+        app(prog_name="beacon")
+    except ModuleNotFoundError as exc:
+        # A command of the harness or the PostgreSQL tooling run without its extra.
+        extra = extra_for(exc)
+        if extra is None:
+            raise
+        command = " ".join(arg for arg in sys.argv[1:3] if not arg.startswith("-"))
+        print(f"beacon {command}: {install_hint(extra, exc.name or extra)}", file=sys.stderr)
+        sys.exit(2)
 
 
 if __name__ == "__main__":

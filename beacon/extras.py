@@ -1,0 +1,39 @@
+"""Which optional part of Beacon a missing module belongs to, and the one line that says so.
+
+A plain ``pip install beacon`` is the chat server, its stubs and its CLI. Two
+heavy parts are extras (pyproject.toml): ``beacon[postgres]`` (psycopg with its
+bundled libpq, for a shared store) and ``beacon[harness]`` (JSON Schema, the
+import-graph reader and the wheel builder, for sweep, gates, audit, probes and
+verify). A command that reaches one without it gets this line, never a traceback.
+"""
+
+from __future__ import annotations
+
+from importlib.util import find_spec
+
+# The top-level module each extra installs → the extra's name.
+EXTRA_OF_MODULE: dict[str, str] = {
+    "psycopg": "postgres",
+    "psycopg_pool": "postgres",
+    "jsonschema": "harness",
+    "grimp": "harness",
+    "build": "harness",
+}
+
+
+def extra_for(exc: ModuleNotFoundError) -> str | None:
+    """The extra whose absence raised ``exc``; None for any other missing module."""
+    top = (exc.name or "").split(".")[0]
+    return EXTRA_OF_MODULE.get(top)
+
+
+def install_hint(extra: str, module: str) -> str:
+    return f"needs the {extra!r} extra ({module} is not installed): pip install 'beacon[{extra}]'"
+
+
+def missing_extra(extra: str) -> str | None:
+    """The one-line hint when a module of ``extra`` is not importable here, else None."""
+    for module, owner in EXTRA_OF_MODULE.items():
+        if owner == extra and module != "build" and find_spec(module) is None:
+            return install_hint(extra, module)
+    return None
