@@ -10,6 +10,8 @@ STAMP := $(VENV)/.installed-stamp
 TEST_STAMP := $(VENV)/.installed-test-stamp
 CHROMIUM := /usr/bin/chromium
 SETUP_LOGS := reports/setup
+# `make demo` installs the product with both its extras (a variable: `call` splits at commas).
+PRODUCT_EXTRAS := harness,postgres
 PYTEST_ARGS ?=
 # The verdicts are the product's claim: every branch of them must be exercised.
 COVERAGE_ARGS ?= --cov=beacon.adjudication --cov-branch --cov-report=term-missing:skip-covered \
@@ -28,7 +30,7 @@ $(PY):
 
 $(STAMP): pyproject.toml | $(PY)
 	@echo "setup: installing beacon and its dependencies into $(VENV) (pip, log: $(SETUP_LOGS)/pip.log)"
-	@$(call quietly,pip.log,$(PY) -m pip install --quiet --upgrade pip && $(PY) -m pip install --quiet -e '.[harness,postgres]')
+	@$(call quietly,pip.log,$(PY) -m pip install --quiet --upgrade pip && $(PY) -m pip install --quiet -e '.[$(PRODUCT_EXTRAS)]')
 	@touch $(STAMP)
 
 $(TEST_STAMP): pyproject.toml $(STAMP)
