@@ -89,8 +89,8 @@ def _check_executed(
     problems += [f"{len(report.shortfalls)} shortfalls"] if not report.ok else []
     typer.echo(
         f"check-executed: {report.required} required tests/groups, "
-        f"{report.cases_seen} cases in the JUnit record ({record.summary()}): "
-        + ("; ".join(problems) or "ok")
+        f"{report.cases_seen} case{'' if report.cases_seen == 1 else 's'} in the JUnit record "
+        f"({record.summary()}): " + ("; ".join(problems) or "ok")
     )
     raise typer.Exit(1 if problems else 0)
 

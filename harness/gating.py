@@ -199,6 +199,12 @@ def settle_bypass(decision: Decision, junit: Path) -> None:
             else decision.findings[0]
         )
         decision.findings.insert(0, f"bypass refused: it overrides a stale sweep only; {where}")
+        # The stale sweep was not bypassed after all: no line may say it was.
+        marked = "BYPASSED stale sweep: "
+        decision.warnings = [
+            w.replace(marked, "stale sweep (not bypassed): ") if w.startswith(marked) else w
+            for w in decision.warnings
+        ]
         return
     if fresh:
         decision.bypass = None

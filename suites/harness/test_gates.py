@@ -240,7 +240,8 @@ def test_a_bypass_on_red_evidence_is_refused_in_one_line_and_stamps_nothing(
         f"bypass refused: it overrides a stale sweep only; 1 failed and 0 errored in {joined}"
         in out
     )
-    assert "bypass used" not in out
+    assert "bypass used" not in out and "BYPASSED" not in out
+    assert "stale sweep (not bypassed): beacon/adjudication/stitch.py changed" in out
     assert _evidence(repo)["bypass"] == {"used": False, "reason": None}
 
 
