@@ -13,7 +13,6 @@ import hashlib
 import hmac
 import json
 import threading
-import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -27,9 +26,19 @@ from jwt.algorithms import RSAAlgorithm
 
 from beacon.wire.headers import SCENARIO_HEADER
 from beacon.wire.sse import SseEvent, parse_sse
+from harness.verify.bounded import (
+    MAX_FRAMES,
+    Overrun,
+    Watchdog,
+    late,
+    lines,
+    too_many_frames,
+)
 
 TURN_TIMEOUT_S = 90.0
-REQUEST_TIMEOUT_S = 20.0
+REQUEST_TIMEOUT_S = 20.0  # the whole of a probe's request and answer, not one read
+CONNECT_S = 5.0
+REACH_S = 10.0
 BODY_EXCERPT = 2_000  # bytes of a refusal kept as evidence: never the whole answer
 
 
@@ -73,6 +82,7 @@ class Wire:
         self._local = threading.local()
         self._clients: list[httpx.Client] = []
         self._lock = threading.Lock()
+        self._ssl = httpx.create_ssl_context()  # made once: each bounded request has a client
 
     @property
     def client(self) -> httpx.Client:
@@ -93,12 +103,18 @@ class Wire:
 
     @staticmethod
     def _headers(token: str | None, scenario: str | None = None) -> dict[str, str]:
-        headers = {"Accept": "text/event-stream"}
+        # identity: a compressed stream would be inflated before any bound could see it
+        headers = {"Accept": "text/event-stream", "Accept-Encoding": "identity"}
         if token is not None:
             headers["Authorization"] = f"Bearer {token}"
         if scenario is not None:
             headers[SCENARIO_HEADER] = scenario
         return headers
+
+    def _fresh(self, timeout: httpx.Timeout) -> httpx.Client:
+        """A client for one bounded request: its connection is its own, so the watchdog
+        that learns its socket cuts nothing another request is using."""
+        return httpx.Client(verify=self._ssl, timeout=timeout)
 
     def _stream(
         self,
@@ -109,34 +125,47 @@ class Wire:
         **kw: Any,
     ) -> Streamed:
         # A read timeout bounds each read, not the stream: a server that trickles
-        # heartbeats forever would hold a turn for ever. The whole stream has a deadline.
-        timeout = httpx.Timeout(read_s, connect=5.0)
-        deadline = time.monotonic() + (self.deadline_s or read_s)
-        try:
-            with self.client.stream(method, url, headers=headers, timeout=timeout, **kw) as r:
-                kind = r.headers.get("content-type", "")
-                if r.status_code != 200 or not kind.startswith("text/event-stream"):
-                    body = _excerpt(r)
-                    return Streamed(r.status_code, body=body, content_type=kind)
-                lines: list[str] = []
-                for line in r.iter_lines():
-                    lines.append(line)
-                    if time.monotonic() > deadline:
-                        frames = list(parse_sse(lines))
-                        late = f"the stream did not end within {self.deadline_s or read_s:g} s"
-                        return Streamed(200, frames, error=late, content_type=kind)
-                return Streamed(200, list(parse_sse(lines)), content_type=kind)
-        except (httpx.HTTPError, UnicodeDecodeError) as exc:
-            return Streamed(None, error=f"{type(exc).__name__}: {exc}")
+        # heartbeats forever would hold a turn for ever. The whole stream has a deadline,
+        # from the request's start, that no byte the target sends moves.
+        budget = self.deadline_s or read_s
+        timeout = httpx.Timeout(min(read_s, budget), connect=min(CONNECT_S, budget))
+        frames: list[SseEvent] = []
+        status: int | None = None
+        kind = ""
+        with Watchdog(budget) as dog, self._fresh(timeout) as client:
+            try:
+                with client.stream(
+                    method, url, headers=headers, extensions={"trace": dog.trace}, **kw
+                ) as r:
+                    status, kind = r.status_code, r.headers.get("content-type", "")
+                    if status != 200 or not kind.startswith("text/event-stream"):
+                        return Streamed(status, body=_excerpt(r, dog), content_type=kind)
+                    for event in parse_sse(lines(r.iter_bytes(), dog)):
+                        frames.append(event)
+                        if len(frames) > MAX_FRAMES:
+                            raise too_many_frames()
+                    return Streamed(200, frames, content_type=kind)
+            except Overrun as exc:
+                return Streamed(status, frames, error=str(exc), content_type=kind)
+            except (httpx.HTTPError, UnicodeDecodeError) as exc:
+                if dog.fired:  # the watchdog cut a silent read at the deadline
+                    return Streamed(status, frames, error=str(late(budget)), content_type=kind)
+                return Streamed(None, frames, error=f"{type(exc).__name__}: {exc}")
 
     def reachable(self) -> str | None:
         """Why the target cannot be reached at all (connection refused, no such host,
-        no answer within the connect time), or None: any HTTP answer is an answer."""
-        try:
-            self.client.get(f"{self.target}/", timeout=httpx.Timeout(10.0, connect=5.0))
-        except httpx.TransportError as exc:
-            return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
-        return None
+        no answer within the connect time), or None: any HTTP answer is an answer
+        (its body is never read)."""
+        seconds = REACH_S
+        timeout = httpx.Timeout(seconds, connect=CONNECT_S)
+        with Watchdog(seconds) as dog, self._fresh(timeout) as client:
+            try:
+                with client.stream("GET", f"{self.target}/", extensions={"trace": dog.trace}):
+                    return None
+            except httpx.TransportError as exc:
+                if dog.fired:
+                    return f"no answer within {seconds:g} s"
+                return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
 
     def turn(
         self, body: Mapping[str, Any], token: str | None, scenario: str | None = None
@@ -164,19 +193,31 @@ class Wire:
         headers["Connection"] = "close"  # a probe may kill its connection: never reuse it
         if content is not None:
             headers["Content-Type"] = "application/json"
-        try:
-            with self.client.stream(
-                method, f"{self.target}{path}", headers=headers, content=content, params=params
-            ) as r:
-                return Answer(r.status_code, _excerpt(r))
-        except httpx.HTTPError as exc:
-            return Answer(None, "", f"{type(exc).__name__}: {exc}")
+        timeout = httpx.Timeout(REQUEST_TIMEOUT_S, connect=CONNECT_S)
+        with Watchdog(REQUEST_TIMEOUT_S) as dog, self._fresh(timeout) as client:
+            try:
+                with client.stream(
+                    method,
+                    f"{self.target}{path}",
+                    headers=headers,
+                    content=content,
+                    params=params,
+                    extensions={"trace": dog.trace},
+                ) as r:
+                    return Answer(r.status_code, _excerpt(r, dog))
+            except Overrun as exc:
+                return Answer(None, "", str(exc))
+            except httpx.HTTPError as exc:
+                if dog.fired:
+                    return Answer(None, "", str(late(REQUEST_TIMEOUT_S)))
+                return Answer(None, "", f"{type(exc).__name__}: {exc}")
 
 
-def _excerpt(response: httpx.Response, limit: int = BODY_EXCERPT) -> str:
+def _excerpt(response: httpx.Response, watchdog: Watchdog, limit: int = BODY_EXCERPT) -> str:
     """The first ``limit`` bytes of a body, read no further (a stream is closed unread)."""
     taken = b""
     for chunk in response.iter_bytes():
+        watchdog.check()
         taken += chunk
         if len(taken) >= limit:
             break

@@ -119,6 +119,8 @@ def usage_problem(options: VerifyOptions) -> str | None:
         return f"unknown --check {unknown}: choose from {names} (or a group: prose, auth …)"
     if options.leeway_s < 0 or options.workers < 1:
         return "--leeway must be ≥ 0 and --workers ≥ 1"
+    if options.deadline_s is not None and not options.deadline_s > 0:
+        return "--turn-deadline must be > 0 seconds"
     if any(not q.strip() for q in options.questions):
         return "--question must not be blank"
     if options.baseline is not None:
@@ -265,9 +267,16 @@ def _controlled(runs: list[TurnRun], checks: list[str], stub: Stub | None) -> li
     return results
 
 
+def _answered_a_stream(streamed: Streamed) -> bool:
+    return streamed.status == 200 and (
+        bool(streamed.frames) or streamed.content_type.startswith("text/event-stream")
+    )
+
+
 def _refuse_a_target_without_streams(target: str, runs: list[TurnRun]) -> None:
-    """A target that answered no turn with a stream is not a chat server to test."""
-    if not runs or any(r.streamed.status == 200 and r.frames for r in runs):
+    """A target that answered no turn with a stream is not a chat server to test. One
+    that answered with a stream it then broke (past a cap or the deadline) is: it fails."""
+    if not runs or any(_answered_a_stream(r.streamed) for r in runs):
         return
     first = runs[0].streamed
     got = first.error or f"HTTP {first.status} {first.content_type or 'no content type'}"
