@@ -13,7 +13,8 @@ has judged, in this order:
    chunk, the rest never read;
 5. a JSON body is strict JSON in UTF-8: invalid UTF-8 (400), not JSON, ``NaN`` /
    ``Infinity``, a number no float or int can hold, nesting too deep, a lone
-   surrogate (422) — each with its reason code, never an echo of the input.
+   surrogate, a key twice in one object (422) — each with its reason code, never an
+   echo of the input (a repeated key is named, cut to a few dozen characters).
 
 Every refusal is ``{"error": {"code", "message"}}`` (plus FastAPI's ``detail``
 list for a 422, so the published ``HTTPValidationError`` still describes it).
@@ -82,6 +83,18 @@ def _refuse_constant(name: str) -> Any:
     raise Refusal(422, "json_not_strict", f"{name} is not a JSON number")
 
 
+def _refuse_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    # json.loads keeps the last of two equal keys; a validator and a reader of the
+    # raw body would then disagree on which one the request said. Any depth.
+    obj: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in obj:
+            message = f"the key {json.dumps(excerpt(key))} appears twice in one object"
+            raise Refusal(422, "duplicate_key", message)
+        obj[key] = value
+    return obj
+
+
 def _is_json(content_type: str | None) -> bool:
     if content_type is None:
         return True  # FastAPI reads a body without a type as JSON
@@ -123,7 +136,9 @@ def check_json(body: bytes) -> None:
     except UnicodeDecodeError as exc:
         raise Refusal(400, "body_not_utf8", f"the body is not UTF-8 (byte {exc.start})") from None
     try:
-        value = json.loads(text, parse_constant=_refuse_constant)
+        value = json.loads(
+            text, parse_constant=_refuse_constant, object_pairs_hook=_refuse_duplicates
+        )
     except json.JSONDecodeError as exc:
         message = f"the body is not JSON: {exc.msg} (char {exc.pos})"
         raise Refusal(422, "json_invalid", message) from None

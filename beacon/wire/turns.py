@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any, Literal, get_args
 
-from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, model_validator
+from pydantic_core import PydanticCustomError
 
 # Bounds are part of the contract: an over-long field is a 422, never truncated.
 MAX_MESSAGE_CHARS = 4000
@@ -97,13 +98,35 @@ class ViewContext(_Strict):
     annotations: list[ViewAnnotation] | None = Field(default=None, max_length=VIEW_ANNOTATIONS_CAP)
 
 
+# A session is a chat's: a ``session_id`` beside ``mode: "single"`` (the default) is
+# refused, never ignored — the caller believes the turn joined a session it did not.
+# The schema says so too, so a client generating bodies from it never sends one.
+SESSION_NEEDS_CHAT: dict[str, Any] = {
+    "anyOf": [
+        {"properties": {"mode": {"const": "chat"}}, "required": ["mode"]},
+        {"properties": {"session_id": {"type": "null"}}},
+    ]
+}
+
+
 class TurnRequest(_Strict):
+    model_config = ConfigDict(json_schema_extra=SESSION_NEEDS_CHAT)
+
     session_id: str | None = Field(default=None, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")
     mode: Literal["chat", "single"] = "single"
     message: Question
     view_context: ViewContext | None = None
     locale: Locale = DEFAULT_LOCALE
     capability_hint: list[str] | None = Field(default=None, max_length=6)
+
+    @model_validator(mode="after")
+    def _session_only_in_chat(self) -> TurnRequest:
+        if self.session_id is not None and self.mode != "chat":
+            raise PydanticCustomError(
+                "session_in_single_mode",
+                'session_id belongs to mode "chat": a "single" turn has no session',
+            )
+        return self
 
 
 class MoreRequest(_Strict):
