@@ -28,6 +28,7 @@ pytestmark = pytest.mark.xdist_group("postgres-cluster")
 
 ROOT = Path(__file__).resolve().parents[2]
 STRANGER = "nobody"
+NO_PASSFILE = "/nonexistent/pgpass"  # libpq reads no ~/.pgpass of ours
 
 
 @pytest.fixture(scope="module")
@@ -39,7 +40,12 @@ def cluster() -> Iterator[Cluster]:
 def _connect(cluster: Cluster, host: str, password: str | None) -> psycopg.Connection[object]:
     extra = {} if password is None else {"password": password}
     conninfo = make_conninfo(
-        host=host, port=cluster.port, user="beacon", dbname="postgres", passfile=os.devnull, **extra
+        host=host,
+        port=cluster.port,
+        user="beacon",
+        dbname="postgres",
+        passfile=NO_PASSFILE,
+        **extra,
     )
     return psycopg.connect(conninfo, connect_timeout=10)
 
@@ -109,7 +115,7 @@ def test_another_local_user_can_neither_connect_nor_read_the_password(cluster: C
         return subprocess.run(
             ["runuser", "-u", STRANGER, "--", *command],
             capture_output=True, text=True, timeout=30, check=False, cwd="/",
-            env={"PATH": os.environ["PATH"], "PGPASSFILE": os.devnull},
+            env={"PATH": os.environ["PATH"], "PGPASSFILE": NO_PASSFILE},
         )  # fmt: skip
 
     psql = str(bindir() / "psql")
@@ -149,9 +155,18 @@ def test_start_run_twice_prints_the_same_url_and_stop_says_what_it_stopped() -> 
     assert idle.stdout == f"nothing to stop: no PostgreSQL cluster runs in {directory}\n"
 
 
-def test_start_refuses_a_directory_inside_the_checkout_in_one_line() -> None:
-    inside = ROOT / ".beacon" / "refused-by-test"
-    refused = _beacon("start", "--directory", str(inside))
+def test_start_refuses_a_directory_inside_a_checkout_in_one_line() -> None:
+    checkout = Path(tempfile.mkdtemp(prefix="beacon-checkout-"))
+    (checkout / ".git").mkdir()
+    inside = checkout / ".beacon" / "postgres"
+    try:
+        refused = _beacon("start", "--directory", str(inside))
+    finally:  # were it not refused, nothing may stay running
+        _beacon("stop", "--directory", str(inside))
+        shutil.rmtree(checkout, ignore_errors=True)
     assert refused.returncode == 1
-    assert refused.stderr.count("\n") == 1 and "outside" in refused.stderr
-    assert not inside.exists()
+    assert refused.stdout == ""
+    assert refused.stderr == (
+        f"beacon postgres start: {inside} is inside the checkout {checkout}: "
+        "pass a --directory outside it, or leave it out\n"
+    )
