@@ -12,6 +12,10 @@ Every wait is bounded: with no announcement for ``poll_s`` the follower reads
 anyway (a lost or late notification costs latency, never frames) and asks the
 store whether the driving process is gone; if it is, the turn ends there with
 one ``interrupted`` error and the follower reads it like any other frame.
+
+A store that goes away (a restart) is waited for, bounded by ``store_wait_s``;
+if it stays away the stream ends with an SSE comment saying so — a cut the
+client reconnects from with ``Last-Event-ID``, never a silent end.
 """
 
 from __future__ import annotations
@@ -24,11 +28,14 @@ from collections.abc import AsyncIterator, Callable
 
 import anyio
 
-from beacon.store.turns import TurnStore
+from beacon.store.errors import StoreUnavailable
+from beacon.store.turns import StoredFrame, TurnStore
 
 log = logging.getLogger(__name__)
 POLL_S = 2.0
 RECONNECT_S = 1.0
+STORE_WAIT_S = 30.0
+CUT = b": the turn store is unavailable; reconnect with Last-Event-ID\n\n"
 # A follower outlives no turn: the longest a turn may run, with margin.
 MAX_FOLLOW_S = 30 * 60.0
 
@@ -42,10 +49,12 @@ class StoreFollowers:
         interrupted: Callable[[str, int], bytes],
         *,
         poll_s: float = POLL_S,
+        store_wait_s: float = STORE_WAIT_S,
     ) -> None:
         self._store = store
         self._interrupted = interrupted
         self._poll_s = poll_s
+        self._store_wait_s = store_wait_s
         self._waiting: dict[str, set[asyncio.Event]] = {}
         self._listener: asyncio.Task[None] | None = None
 
@@ -72,8 +81,25 @@ class StoreFollowers:
                 log.warning("frame announcements lost (%r); listening again", exc)
             await asyncio.sleep(RECONNECT_S)
 
-    async def follow(self, turn_id: str, after: int) -> AsyncIterator[bytes]:
-        """Frames with seq > ``after`` until the terminal, as they are committed."""
+    async def _read(self, turn_id: str, after: int) -> tuple[str | None, list[StoredFrame]] | None:
+        """The turn's status and frames after ``after``; None if the store stays away."""
+        give_up = time.monotonic() + self._store_wait_s
+        while True:
+            try:
+                return await anyio.to_thread.run_sync(self._store.frames_since, turn_id, after)
+            except StoreUnavailable:
+                if time.monotonic() >= give_up:
+                    return None
+                await asyncio.sleep(min(RECONNECT_S, self._poll_s))
+
+    async def follow(
+        self,
+        turn_id: str,
+        after: int,
+        first: tuple[str | None, list[StoredFrame]] | None = None,
+    ) -> AsyncIterator[bytes]:
+        """Frames with seq > ``after`` until the terminal, as they are committed
+        (``first``: the route's own first read, when it made one)."""
         event = asyncio.Event()
         self._waiting.setdefault(turn_id, set()).add(event)
         index = after
@@ -81,9 +107,12 @@ class StoreFollowers:
         try:
             while time.monotonic() < deadline:
                 event.clear()  # before reading: an announcement after the read wakes us
-                status, frames = await anyio.to_thread.run_sync(
-                    self._store.frames_since, turn_id, index
-                )
+                read, first = (first, None) if first is not None else (None, None)
+                read = read or await self._read(turn_id, index)
+                if read is None:
+                    yield CUT
+                    return
+                status, frames = read
                 if frames:
                     yield b"".join(body for _, body in frames)
                     index = frames[-1][0]
@@ -93,9 +122,10 @@ class StoreFollowers:
                     await asyncio.wait_for(event.wait(), self._poll_s)
                 except TimeoutError:
                     # Quiet for a while: is the process driving it still there?
-                    await anyio.to_thread.run_sync(
-                        self._store.interrupt_running, self._interrupted, turn_id
-                    )
+                    with contextlib.suppress(StoreUnavailable):
+                        await anyio.to_thread.run_sync(
+                            self._store.interrupt_running, self._interrupted, turn_id
+                        )
         finally:
             waiting = self._waiting.get(turn_id, set())
             waiting.discard(event)

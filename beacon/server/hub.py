@@ -9,6 +9,14 @@ take back: after a SIGKILL, every frame any client saw replays from the store,
 and the turn is finished there with one ``interrupted`` error. Followers read
 the log from any seq and wait for more; they never register anything, so an
 old connection going away cannot unregister a newer one.
+
+When a store write fails because the store is unreachable (a restart, a lost
+connection) the publisher does not guess: it waits for the store, bounded by
+``Recovery.window_s``, and then publishes what the store holds — its own batch
+if that commit landed after all, another process's terminal if one finished
+the turn meanwhile — and carries on or ends there. Only when the store stays
+away past the window does the turn end with ``save_failed`` live, and that
+terminal is written once the store is back, so replay ends the same way.
 """
 
 from __future__ import annotations
@@ -16,7 +24,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from enum import Enum
 
 import anyio
 
@@ -28,6 +39,25 @@ log = logging.getLogger(__name__)
 Persist = Callable[[Sequence[Frame]], Awaitable[None]]
 # Made when a frame cannot be stored: the turn ends here, in the store and live alike.
 SaveFailed = Callable[[int], Frame]
+# The turn's stored frames after a seq: (seq, encoded, is it a terminal).
+StoredAfter = Callable[[int], Awaitable[list[tuple[int, bytes, bool]]]]
+DEFERRED_TERMINAL_S = 600.0  # how long a live save_failed waits to be stored
+
+
+@dataclass(frozen=True, slots=True)
+class Recovery:
+    """How a turn's publisher rides out a store that went away."""
+
+    # Worth waiting for: the store is unreachable, or another process took the turn.
+    recoverable: Callable[[BaseException], bool]
+    stored_after: StoredAfter
+    window_s: float = 30.0
+
+
+class _Outcome(Enum):
+    GOING = "going"  # what the store holds is published; the turn goes on
+    ENDED = "ended"  # a terminal is published
+    LOST = "lost"  # the store stayed away: the turn ends with save_failed
 
 
 class LiveTurn:
@@ -98,22 +128,32 @@ class TurnHub:
         frames: AsyncIterator[Frame],
         persist: Persist,
         failed: SaveFailed,
+        recovery: Recovery | None = None,
     ) -> None:
         self._live[live.turn_id] = live
-        task = asyncio.create_task(self._drive(live, frames, persist, failed), name=live.turn_id)
+        task = asyncio.create_task(
+            self._drive(live, frames, persist, failed, recovery), name=live.turn_id
+        )
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
     async def _drive(
-        self, live: LiveTurn, frames: AsyncIterator[Frame], persist: Persist, failed: SaveFailed
+        self,
+        live: LiveTurn,
+        frames: AsyncIterator[Frame],
+        persist: Persist,
+        failed: SaveFailed,
+        recovery: Recovery | None,
     ) -> None:
         # Two halves joined by a queue: the turn never waits on the store, and the
         # publisher stores whatever the turn made since its last commit as one batch
         # (the writer joins it with other turns' batches), then publishes it.
         made: asyncio.Queue[Frame | None] = asyncio.Queue()
-        publisher = asyncio.create_task(self._publish(live, made, persist, failed))
+        publisher = asyncio.create_task(self._publish(live, made, persist, failed, recovery))
         try:
             async for frame in frames:
+                if publisher.done():
+                    break  # the turn ended in the store (save_failed, or another's terminal)
                 made.put_nowait(frame)
                 if frame.seq == 1:
                     # The turn's work starts once its `start` is published (stored, in
@@ -123,12 +163,21 @@ class TurnHub:
         finally:
             made.put_nowait(None)
             await publisher
+            # A turn that ended early in the store stops here: its cleanup runs now.
+            close = getattr(frames, "aclose", None)
+            if close is not None:
+                with contextlib.suppress(Exception):
+                    await close()
             await live.close()
             self._live.pop(live.turn_id, None)
 
     @staticmethod
     async def _publish(
-        live: LiveTurn, made: asyncio.Queue[Frame | None], persist: Persist, failed: SaveFailed
+        live: LiveTurn,
+        made: asyncio.Queue[Frame | None],
+        persist: Persist,
+        failed: SaveFailed,
+        recovery: Recovery | None = None,
     ) -> None:
         ended = False
         while not ended:
@@ -144,24 +193,87 @@ class TurnHub:
                 continue
             try:
                 await persist(batch)
-            except Exception:
-                log.exception("turn %s: frames from %d not stored", live.turn_id, batch[0].seq)
+            except Exception as exc:
+                outcome = _Outcome.LOST
+                if recovery is not None and recovery.recoverable(exc):
+                    log.warning("turn %s: store unavailable (%s); waiting", live.turn_id, exc)
+                    outcome = await TurnHub._recover(live, batch, persist, recovery)
+                if outcome is _Outcome.GOING:
+                    continue
+                if outcome is _Outcome.ENDED:
+                    return
+                log.error("turn %s: frames from %d not stored: %r", live.turn_id, batch[0].seq, exc)
                 # Nothing after a refused frame is stored or published: the turn ends there.
-                await TurnHub._end_unstored(live, batch[0].seq, persist, failed)
+                seq = live.published + 1
+                await TurnHub._end_unstored(live, seq, persist, failed, recovery)
                 return
             for frame in batch:
                 await live.append(frame.encode(), terminal=frame.type in TERMINAL_FRAMES)
+            if any(frame.type in TERMINAL_FRAMES for frame in batch):
+                return
 
     @staticmethod
-    async def _end_unstored(live: LiveTurn, seq: int, persist: Persist, failed: SaveFailed) -> None:
+    async def _recover(
+        live: LiveTurn, batch: list[Frame], persist: Persist, recovery: Recovery
+    ) -> _Outcome:
+        """Wait (bounded) for the store, then publish what it holds after what is
+        published, and store the rest of ``batch`` — unless a terminal came first."""
+        deadline = time.monotonic() + recovery.window_s
+        delay = 0.1
+        while time.monotonic() < deadline:
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 1.0)
+            try:
+                stored = await recovery.stored_after(live.published)
+            except Exception as exc:
+                if not recovery.recoverable(exc):
+                    return _Outcome.LOST
+                continue
+            for _, encoded, terminal in stored:
+                await live.append(encoded, terminal=terminal)
+                if terminal:
+                    return _Outcome.ENDED
+            rest = [frame for frame in batch if frame.seq > live.published]
+            if not rest:
+                return _Outcome.GOING
+            try:
+                await persist(rest)
+            except Exception as exc:
+                if not recovery.recoverable(exc):
+                    return _Outcome.LOST
+                continue
+            for frame in rest:
+                await live.append(frame.encode(), terminal=frame.type in TERMINAL_FRAMES)
+            ended = any(frame.type in TERMINAL_FRAMES for frame in rest)
+            return _Outcome.ENDED if ended else _Outcome.GOING
+        return _Outcome.LOST
+
+    @staticmethod
+    async def _end_unstored(
+        live: LiveTurn, seq: int, persist: Persist, failed: SaveFailed, recovery: Recovery | None
+    ) -> None:
         """A frame the store refused ends the turn at that seq with ``save_failed``:
         stored if the store takes it (then live and replay agree), published anyway,
-        since a follower must see a terminal."""
+        since a follower must see a terminal. When the store was away, the terminal
+        is stored once it is back (bounded), so replay ends the same way."""
         error = failed(seq)
         try:
             await persist([error])
-        except Exception:
-            log.exception("turn %s: the save_failed terminal was not stored", live.turn_id)
+        except Exception as exc:
+            await live.append(error.encode(), terminal=True)
+            if recovery is None or not recovery.recoverable(exc):
+                log.error("turn %s: the save_failed terminal was not stored", live.turn_id)
+                return
+            deadline = time.monotonic() + DEFERRED_TERMINAL_S
+            while time.monotonic() < deadline:
+                await asyncio.sleep(1.0)
+                try:
+                    await persist([error])
+                    return
+                except Exception as again:
+                    if not recovery.recoverable(again):
+                        return  # taken by another process, or refused: its terminal stands
+            return
         await live.append(error.encode(), terminal=True)
 
     async def drain(self, timeout_s: float = 10.0) -> None:

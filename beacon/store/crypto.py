@@ -2,12 +2,15 @@
 
 Record layout (bytes)::
 
-    0x01 | len(key_id) | key_id (ascii) | nonce (12) | ciphertext + tag (16)
+    0x02 | len(key_id) | key_id (ascii) | nonce (12) | ciphertext + tag (16)
 
 The header (version, key id) is bound into the associated data with the
 caller's context, so neither can be swapped without failing authentication;
-the context (e.g. session id + record kind) makes a record copied into another
-session fail to open instead of appearing there.
+the context (e.g. owner + session id + record kind) makes a record copied into
+another session, or a row handed to another owner, fail to open instead of
+appearing there. Version 2 records bind the owner (the store puts it first in
+the context); version 1 records, sealed before, open only with the context the
+store gives as ``legacy_context`` (theirs did not hold the owner).
 """
 
 from __future__ import annotations
@@ -26,7 +29,8 @@ from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
 from beacon.store.errors import KeyringError, SealedReason, SealedRecordError
 
-VERSION = 1
+VERSION = 2  # the store's context binds the record's owner
+LEGACY_VERSION = 1  # sealed before owners were bound: opened with the legacy context
 KEY_BYTES = 32
 NONCE_BYTES = 12  # 96-bit random nonces: safe for well under 2**32 records per key
 TAG_BYTES = 16
@@ -130,8 +134,16 @@ def seal(ring: Keyring, plaintext: bytes | str, *, context: bytes) -> bytes:
     return header + nonce + cipher.encrypt(nonce, data, header + context)
 
 
-def unseal(ring: Keyring, record: bytes, *, context: bytes) -> bytes:
+def unseal(
+    ring: Keyring, record: bytes, *, context: bytes, legacy_context: bytes | None = None
+) -> bytes:
     kid, body_at = _read_header(record)
+    if record[0] == LEGACY_VERSION:
+        if legacy_context is None:
+            raise SealedRecordError(
+                SealedReason.UNSUPPORTED_VERSION, "a version 1 record needs its legacy context"
+            )
+        context = legacy_context
     cipher = ring.cipher(kid)
     if cipher is None:
         raise SealedRecordError(SealedReason.UNKNOWN_KEY, f"no key {kid!r} in the ring")
@@ -144,9 +156,11 @@ def unseal(ring: Keyring, record: bytes, *, context: bytes) -> bytes:
         ) from exc
 
 
-def unseal_text(ring: Keyring, record: bytes, *, context: bytes) -> str:
+def unseal_text(
+    ring: Keyring, record: bytes, *, context: bytes, legacy_context: bytes | None = None
+) -> str:
     try:
-        return unseal(ring, record, context=context).decode("utf-8")
+        return unseal(ring, record, context=context, legacy_context=legacy_context).decode("utf-8")
     except UnicodeDecodeError as exc:
         raise SealedRecordError(SealedReason.NOT_TEXT, "the record holds bytes, not text") from exc
 
@@ -168,9 +182,10 @@ def _header(kid: str) -> bytes:
 def _read_header(record: bytes) -> tuple[str, int]:
     if len(record) < 2:
         raise SealedRecordError(SealedReason.TRUNCATED, "the record is shorter than its header")
-    if record[0] != VERSION:
+    if record[0] not in (VERSION, LEGACY_VERSION):
         raise SealedRecordError(
-            SealedReason.UNSUPPORTED_VERSION, f"record version {record[0]} is not {VERSION}"
+            SealedReason.UNSUPPORTED_VERSION,
+            f"record version {record[0]} is not {VERSION} (or {LEGACY_VERSION})",
         )
     body_at = 2 + record[1]
     if len(record) < body_at + NONCE_BYTES + TAG_BYTES:

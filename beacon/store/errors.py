@@ -3,8 +3,11 @@
     StoreError                 the store cannot do what was asked
      ├── KeyringError          the key configuration is unusable: refuse to start
      ├── SealedRecordError     a sealed record does not open; ``reason`` says why
-     ├── SessionNotOwned       (turns.py) the session belongs to someone else
-     └── SaveFailed            (turns.py) the database refused the answer
+     ├── StoreUnavailable      the database cannot be reached now (a restart, a lost
+     │                         connection): worth trying again, never a half-write
+     ├── TurnTaken             a running turn was finished by another process
+     ├── SessionNotOwned       (records.py) the session belongs to someone else
+     └── SaveFailed            (records.py) the database refused the answer
 
 A record that does not open is never returned as text: tampering, a record
 moved to another session, a truncated write and a forgotten key all end here.
@@ -36,6 +39,23 @@ class SealedReason(StrEnum):
 
 
 class SealedRecordError(StoreError):
+    code = "record_unreadable"
+
     def __init__(self, reason: SealedReason, message: str) -> None:
         super().__init__(message)
         self.reason = reason
+
+
+class StoreUnavailable(StoreError):
+    code = "store_unavailable"
+
+
+class TurnTaken(StoreError):
+    """Frames for turns this process no longer drives: another process found its
+    lock gone and finished them (its terminal is in the store)."""
+
+    code = "turn_taken"
+
+    def __init__(self, turn_ids: list[str]) -> None:
+        super().__init__(f"turns finished by another process: {', '.join(turn_ids)}")
+        self.turn_ids = turn_ids

@@ -13,6 +13,14 @@ need, built on PostgreSQL itself (no broker of our own):
   ``NOTIFY beacon_frames, '<turn ids>'`` inside its transaction (delivered only
   if it commits); ``notifications()`` is a LISTEN connection a server follows.
 * **One load-more per slot across processes**: an advisory lock per (turn, slot).
+* **Losing the database and getting it back.** ``keep_alive`` (every second,
+  from the server) checks the liveness connection; when it is gone (a restart,
+  ``pg_terminate_backend``) the store is not ready — the server takes no new
+  turn and ``/healthz`` says so — until it has reconnected and taken its same
+  worker lock back. A process that found the lock gone meanwhile may have
+  finished this one's turns: their next frames are refused (``TurnTaken``) and
+  the owner adopts that terminal. The pool checks a connection before handing
+  it out, and a lost connection surfaces as ``StoreUnavailable``.
 
 Writes go to a worker thread (``writes_on_loop`` is off): a commit is a round
 trip, and a pool may make a caller wait for a connection.
@@ -30,7 +38,7 @@ import psycopg
 from psycopg_pool import ConnectionPool
 
 from beacon.store.crypto import Keyring
-from beacon.store.errors import StoreError
+from beacon.store.errors import StoreError, StoreUnavailable
 from beacon.store.schema import POSTGRES_SCHEMA
 from beacon.store.turns import SlotHold, TurnStore, Tx, new_worker_id
 
@@ -43,6 +51,7 @@ SLOT_LOCKS = 0x62656103  # one per load-more in flight: (SLOT_LOCKS, hashtext(tu
 NOTIFY_IDS_PER_PAYLOAD = 200
 POOL_MAX = 16
 POOL_WAIT_S = 10.0
+CONNECT_TIMEOUT_S = 5
 
 
 @lru_cache(maxsize=256)
@@ -84,19 +93,58 @@ class PostgresStore(TurnStore):
     shared: ClassVar[bool] = True
     _order: ClassVar[str] = "n"
     _db_errors: ClassVar[tuple[type[Exception], ...]] = (psycopg.Error,)
+    _lock_rows: ClassVar[str] = " FOR UPDATE"
 
     def __init__(self, url: str, keyring: Keyring, *, pool_max: int = POOL_MAX) -> None:
         super().__init__(keyring)
         self.url = url
         try:
-            self._life = psycopg.connect(url, autocommit=True)
+            self._life = self._connect()
         except psycopg.Error as exc:
-            raise StoreError(f"cannot reach PostgreSQL: {exc}") from exc
+            raise StoreError(f"cannot reach PostgreSQL: {_first_line(exc)}") from exc
         self._migrate()
         self.worker = self._claim_worker()
+        self._ready = True
         self._pool: ConnectionPool[Any] | None = ConnectionPool(
-            url, min_size=2, max_size=pool_max, timeout=POOL_WAIT_S, open=True
+            url,
+            min_size=2,
+            max_size=pool_max,
+            timeout=POOL_WAIT_S,
+            open=True,
+            # A connection a restart closed is found here, not by the caller's query.
+            check=ConnectionPool.check_connection,
+            kwargs={"connect_timeout": CONNECT_TIMEOUT_S},
         )
+
+    def _connect(self) -> psycopg.Connection[Any]:
+        return psycopg.connect(self.url, autocommit=True, connect_timeout=CONNECT_TIMEOUT_S)
+
+    def ready(self) -> bool:
+        return self._ready and self._pool is not None
+
+    def keep_alive(self) -> bool:
+        if self._pool is None:
+            return False
+        try:
+            self._life.execute("SELECT 1")
+            return self.ready()
+        except psycopg.Error:
+            self._ready = False
+        with contextlib.suppress(Exception):
+            self._life.close()
+        try:
+            self._life = self._connect()
+            held = self._life.execute(
+                "SELECT pg_try_advisory_lock(%s, %s)", (WORKER_LOCKS, self.worker)
+            ).fetchone()
+            if held is None or not held[0]:
+                # Our id is another process's now (it claimed it while we were away):
+                # our running turns are theirs to finish; new ones take a new id.
+                self.worker = self._claim_worker()
+        except psycopg.Error:
+            return False
+        self._ready = True
+        return True
 
     def _migrate(self) -> None:
         # Several workers start at once: one creates the tables, the others wait.
@@ -119,8 +167,11 @@ class PostgresStore(TurnStore):
         if self._pool is None:
             raise StoreError("the store is closed")
         # The pool's context commits when the block ends, rolls back on an error.
-        with self._pool.connection() as conn:
-            yield _PgTx(conn)
+        try:
+            with self._pool.connection() as conn:
+                yield _PgTx(conn)
+        except psycopg.OperationalError as exc:  # the connection, not the statement
+            raise StoreUnavailable(f"PostgreSQL is unavailable: {_first_line(exc)}") from exc
 
     def _reading(self) -> contextlib.AbstractContextManager[Tx]:
         return self._transaction()
@@ -174,3 +225,7 @@ class PostgresStore(TurnStore):
         if pool is not None:
             pool.close()
         self._life.close()  # releases the worker lock: our running turns are now dead ones
+
+
+def _first_line(exc: BaseException) -> str:
+    return (str(exc).strip().splitlines() or [type(exc).__name__])[0]

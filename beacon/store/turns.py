@@ -1,7 +1,14 @@
 """The durable record of turns: sessions, frames, answers, audit rows.
 
 Content is sealed (AES-256-GCM, ``beacon.store.crypto``) with the record's
-place as associated data, so a row copied elsewhere does not open.
+owner and place as associated data, so a row copied elsewhere, or handed to
+another owner by rewriting a column, does not open.
+
+A backend turns a lost connection into ``StoreUnavailable``; reads are tried
+once more after one (the pool hands out a checked connection the second time).
+Frames are appended only to turns this process still drives: a turn another
+process finished (it found this process's liveness lock gone) refuses them
+with ``TurnTaken``, so a turn never gets two terminals.
 
 ``TurnStore`` holds every record rule once; a backend supplies connections,
 transactions and what only it can know — which turns' processes are alive.
@@ -23,8 +30,15 @@ from typing import Any, ClassVar, NamedTuple, Protocol, TypeVar
 
 import anyio
 
-from beacon.store.crypto import Keyring, record_context, seal, unseal, unseal_text
-from beacon.store.errors import StoreError
+from beacon.store.crypto import Keyring, record_context, seal, unseal
+from beacon.store.errors import (
+    KeyringError,
+    SealedReason,
+    SealedRecordError,
+    StoreError,
+    StoreUnavailable,
+    TurnTaken,
+)
 from beacon.store.records import Message, SaveFailed, SessionNotOwned, TurnRecord
 from beacon.store.schema import AUDIT_COLUMNS, AUDIT_INSERT
 from beacon.wire.frames import TERMINAL_FRAMES
@@ -46,6 +60,10 @@ FrameRow = tuple[str, int, str, bytes]
 # (seq, encoded frame)
 StoredFrame = tuple[int, bytes]
 T = TypeVar("T")
+KEY_CHECK_SAMPLE = 20
+# Who owns the record a JSON read opens (its first key is the turn's or session's id).
+TURN_OWNER = "SELECT owner FROM turns WHERE id = ?"
+SESSION_OWNER = "SELECT owner FROM sessions WHERE id = ?"
 
 
 class Rows(Protocol):
@@ -98,6 +116,8 @@ class TurnStore:
     _order: ClassVar[str] = "rowid"
     # The database's errors: an answer it refuses is SaveFailed, never half-saved.
     _db_errors: ClassVar[tuple[type[Exception], ...]] = ()
+    # Appended to a SELECT that must hold its rows until the commit (PostgreSQL).
+    _lock_rows: ClassVar[str] = ""
 
     def __init__(self, keyring: Keyring) -> None:
         self._ring = keyring
@@ -122,6 +142,73 @@ class TurnStore:
 
     def close(self) -> None:
         raise NotImplementedError
+
+    def ready(self) -> bool:
+        """Whether this process may take new turns: its store connection and its
+        liveness lock are held (a shared store); an embedded one always is."""
+        return True
+
+    def keep_alive(self) -> bool:
+        """Check the liveness connection and take it (and the lock) back if lost;
+        returns ``ready()``. The server calls it every second."""
+        return True
+
+    # --- sealing: the owner and the record's place are the associated data --------
+
+    def _seal(self, data: bytes | str, owner: str, *place: str) -> bytes:
+        return seal(self._ring, data, context=record_context(owner, *place))
+
+    def _unseal(self, record: bytes, owner: str, *place: str) -> bytes:
+        return unseal(
+            self._ring,
+            record,
+            context=record_context(owner, *place),
+            legacy_context=record_context(*place),
+        )
+
+    def _unseal_text(self, record: bytes, owner: str, *place: str) -> str:
+        try:
+            return self._unseal(record, owner, *place).decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise SealedRecordError(SealedReason.NOT_TEXT, "the record holds bytes") from exc
+
+    def _read(self, read: Callable[[Tx], T]) -> T:
+        """One read; tried once more when the connection was lost under it."""
+        try:
+            with self._reading() as db:
+                return read(db)
+        except StoreUnavailable:
+            with self._reading() as db:
+                return read(db)
+
+    def check_keys(self, sample: int = KEY_CHECK_SAMPLE) -> None:
+        """Refuse a key ring that opens fewer than half of the most recent turns'
+        first frames: every reattach would fail, and frames it sealed into a dead
+        process's turn would be unreadable to the processes holding the right keys."""
+        rows = self._read(
+            lambda db: db.execute(
+                "SELECT t.id, t.owner, f.body FROM turns t JOIN frames f "
+                "ON f.turn_id = t.id AND f.seq = 1 ORDER BY t.created_at DESC LIMIT ?",
+                (sample,),
+            ).fetchall()
+        )
+        opened = sum(
+            1 for turn_id, owner, body in rows if self._unseals(body, owner, turn_id, "frame", 1)
+        )
+        if rows and opened * 2 < len(rows):
+            raise KeyringError(
+                f"BEACON_KEYS opens {opened} of the {len(rows)} most recent turns in BEACON_DB: "
+                "start with the key ring that sealed them (to rotate, put a new key first "
+                "and keep the old ones)"
+            )
+
+    def _owner_of_turn(self, db: Tx, turn_id: str) -> str | None:
+        row = db.execute("SELECT owner FROM turns WHERE id = ?", (turn_id,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def _owner_of_session(self, db: Tx, session_id: str) -> str | None:
+        row = db.execute("SELECT owner FROM sessions WHERE id = ?", (session_id,)).fetchone()
+        return None if row is None else str(row[0])
 
     def checkpoint_due(self) -> bool:
         return False
@@ -168,46 +255,78 @@ class TurnStore:
         (``make(turn_id, seq)`` encodes it) after its last stored frame, and its
         status, in one commit. With ``turn_id``, only that turn. A turn another live
         process drives is left alone."""
+        finished = []
         with self._transaction() as tx:
-            ids = self._dead_running(tx, turn_id)
-            for stuck in ids:
-                (last,) = tx.execute(
-                    "SELECT COALESCE(MAX(seq), 0) FROM frames WHERE turn_id = ?", (stuck,)
+            for stuck in self._dead_running(tx, turn_id):
+                owner = self._owner_of_turn(tx, stuck) or ""
+                last = tx.execute(
+                    "SELECT seq, body FROM frames WHERE turn_id = ? ORDER BY seq DESC LIMIT 1",
+                    (stuck,),
                 ).fetchone()
-                seq = int(last) + 1
-                sealed = seal(
-                    self._ring, make(stuck, seq), context=record_context(stuck, "frame", str(seq))
-                )
+                if last is not None and not self._unseals(last[1], owner, stuck, "frame", last[0]):
+                    # Sealed under keys this process lacks: a frame sealed here would
+                    # make the turn unreadable to the processes that hold them.
+                    continue
+                seq = 1 if last is None else int(last[0]) + 1
                 tx.execute(
                     "INSERT INTO frames (turn_id, seq, type, body) VALUES (?, ?, 'error', ?)",
-                    (stuck, seq, sealed),
+                    (stuck, seq, self._seal(make(stuck, seq), owner, stuck, "frame", str(seq))),
                 )
                 tx.execute("UPDATE turns SET status = 'error' WHERE id = ?", (stuck,))
-            self._announce(tx, ids)
-        return ids
+                finished.append(stuck)
+            self._announce(tx, finished)
+        return finished
+
+    def _unseals(self, record: bytes, owner: str, *place: object) -> bool:
+        try:
+            self._unseal(record, owner, *(str(p) for p in place))
+        except SealedRecordError:
+            return False
+        return True
 
     def append_frames(self, frames: Sequence[FrameRow], opens: Sequence[OpenTurn] = ()) -> None:
         """Many frames (of any turns) in one transaction: one writer, few commits.
         ``opens`` are turns whose row is written in the same commit as their first
         frame, so a turn costs no commit of its own before its ``start`` is out."""
-        rows = [
-            (
-                turn_id,
-                seq,
-                frame_type,
-                seal(self._ring, encoded, context=record_context(turn_id, "frame", str(seq))),
-            )
-            for turn_id, seq, frame_type, encoded in frames
-        ]
         terminals = [(t, turn_id) for turn_id, _, t, _ in frames if t in TERMINAL_FRAMES]
         with self._transaction() as tx:
             self._insert_turns(tx, opens, time.time())
+            owners = {o.turn_id: o.owner for o in opens} | self._driven(
+                tx, {turn_id for turn_id, *_ in frames} - {o.turn_id for o in opens}
+            )
+            rows = [
+                (
+                    turn_id,
+                    seq,
+                    frame_type,
+                    self._seal(encoded, owners[turn_id], turn_id, "frame", str(seq)),
+                )
+                for turn_id, seq, frame_type, encoded in frames
+            ]
             tx.executemany(
                 "INSERT INTO frames (turn_id, seq, type, body) VALUES (?, ?, ?, ?)", rows
             )
             # A terminal frame finishes its turn in the same commit.
             tx.executemany("UPDATE turns SET status = ? WHERE id = ?", terminals)
             self._announce(tx, sorted({turn_id for turn_id, *_ in frames}))
+
+    def _driven(self, tx: Tx, turn_ids: set[str]) -> dict[str, str]:
+        """The owners of ``turn_ids``, each still running and driven by this process
+        (rows held to the commit where the backend can); else ``TurnTaken``."""
+        if not turn_ids:
+            return {}
+        ordered = sorted(turn_ids)
+        marks = ", ".join("?" for _ in ordered)
+        found = tx.execute(
+            f"SELECT id, owner FROM turns WHERE id IN ({marks}) AND status = 'running' "
+            f"AND worker = ?{self._lock_rows}",
+            (*ordered, self.worker),
+        ).fetchall()
+        owners = {str(turn_id): str(owner) for turn_id, owner in found}
+        taken = [turn_id for turn_id in ordered if turn_id not in owners]
+        if taken:
+            raise TurnTaken(taken)
+        return owners
 
     def save_answer(
         self,
@@ -227,23 +346,23 @@ class TurnStore:
         dropped sentence and slot verdict, ``{kind, rule, token}``) and the session's
         narrowing, so a turn is saved whole or not at all, in one commit."""
         now = time.time()
-        sealed_sources = seal(
-            self._ring, json.dumps(list(sources)), context=record_context(turn_id, "sources")
-        )
         try:
             with self._transaction() as tx:
+                owner = self._owner_of_turn(tx, turn_id)
+                if owner is None:
+                    raise SaveFailed("the answer could not be saved: its turn is not stored")
                 tx.execute(
                     "INSERT INTO answers (turn_id, body, sources, saved_at) VALUES (?, ?, ?, ?)",
                     (
                         turn_id,
-                        seal(self._ring, answer, context=record_context(turn_id, "answer")),
-                        sealed_sources,
+                        self._seal(answer, owner, turn_id, "answer"),
+                        self._seal(json.dumps(list(sources)), owner, turn_id, "sources"),
                         now,
                     ),
                 )
                 if session_id is not None:
+                    # The session's owner is the turn's (_insert_turns refuses another).
                     for role, text in (("user", question), ("assistant", answer)):
-                        context = record_context(session_id, "message", turn_id, role)
                         tx.execute(
                             "INSERT INTO messages (session_id, turn_id, role, body, created_at) "
                             "VALUES (?, ?, ?, ?, ?)",
@@ -251,12 +370,12 @@ class TurnStore:
                                 session_id,
                                 turn_id,
                                 role,
-                                seal(self._ring, text, context=context),
+                                self._seal(text, owner, session_id, "message", turn_id, role),
                                 now,
                             ),
                         )
                 for slot, record in (pages or {}).items():
-                    self._write_pages(tx, turn_id, slot, record)
+                    self._write_pages(tx, turn_id, slot, record, owner)
                 if audit:
                     tx.executemany(AUDIT_INSERT, [_audit_values(row) for row in audit])
                 tx.executemany(
@@ -266,90 +385,103 @@ class TurnStore:
                 )
                 if narrowing is not None:
                     self._write_narrowing(tx, *narrowing)
-        except self._db_errors as exc:
+        except self._save_errors() as exc:
             raise SaveFailed(f"the answer could not be saved: {exc}") from exc
 
+    def _save_errors(self) -> tuple[type[Exception], ...]:
+        return (StoreUnavailable, *self._db_errors)
+
     def turn(self, turn_id: str) -> TurnRecord | None:
-        with self._reading() as db:
-            row = db.execute(
+        row = self._read(
+            lambda db: db.execute(
                 "SELECT id, session_id, owner, mode, status FROM turns WHERE id = ?", (turn_id,)
             ).fetchone()
+        )
         return TurnRecord(*row) if row else None
 
     def frames_after(self, turn_id: str, after: int) -> list[bytes]:
-        with self._reading() as db:
-            rows = self._frame_rows(db, turn_id, after)
-        return [body for _, body in self._open_frames(turn_id, rows)]
+        return [body for _, body in self.frames_since(turn_id, after)[1]]
 
     def frames_since(self, turn_id: str, after: int) -> tuple[str | None, list[StoredFrame]]:
         """The turn's status and its frames with seq > ``after``. The status is read
         first: a status other than ``running`` means the terminal is among the frames."""
-        with self._reading() as db:
-            status = db.execute("SELECT status FROM turns WHERE id = ?", (turn_id,)).fetchone()
-            rows = self._frame_rows(db, turn_id, after)
-        return (None if status is None else str(status[0])), self._open_frames(turn_id, rows)
 
-    @staticmethod
-    def _frame_rows(db: Tx, turn_id: str, after: int) -> list[Any]:
-        return db.execute(
-            "SELECT seq, body FROM frames WHERE turn_id = ? AND seq > ? ORDER BY seq",
-            (turn_id, after),
-        ).fetchall()
+        def read(db: Tx) -> tuple[Any, list[Any]]:
+            head = db.execute("SELECT status, owner FROM turns WHERE id = ?", (turn_id,))
+            found = head.fetchone()
+            rows = db.execute(
+                "SELECT seq, body FROM frames WHERE turn_id = ? AND seq > ? ORDER BY seq",
+                (turn_id, after),
+            ).fetchall()
+            return found, rows
 
-    def _open_frames(self, turn_id: str, rows: list[Any]) -> list[StoredFrame]:
+        found, rows = self._read(read)
+        if found is None:
+            return None, []
+        status, owner = str(found[0]), str(found[1])
         # Unsealed outside the read: the connection is not held for the decryption.
-        return [
-            (int(seq), unseal(self._ring, body, context=record_context(turn_id, "frame", str(seq))))
-            for seq, body in rows
+        return status, [
+            (int(seq), self._unseal(body, owner, turn_id, "frame", str(seq))) for seq, body in rows
         ]
 
     def answer(self, turn_id: str) -> tuple[str, list[dict[str, Any]]] | None:
-        with self._reading() as db:
-            row = db.execute(
-                "SELECT body, sources FROM answers WHERE turn_id = ?", (turn_id,)
+        row = self._read(
+            lambda db: db.execute(
+                "SELECT a.body, a.sources, t.owner FROM answers a JOIN turns t "
+                "ON t.id = a.turn_id WHERE a.turn_id = ?",
+                (turn_id,),
             ).fetchone()
+        )
         if row is None:
             return None
-        body = unseal_text(self._ring, row[0], context=record_context(turn_id, "answer"))
-        sources = unseal_text(self._ring, row[1], context=record_context(turn_id, "sources"))
+        owner = str(row[2])
+        body = self._unseal_text(row[0], owner, turn_id, "answer")
+        sources = self._unseal_text(row[1], owner, turn_id, "sources")
         return body, json.loads(sources)
 
     def session_owner(self, session_id: str) -> str | None:
-        with self._reading() as db:
-            row = db.execute("SELECT owner FROM sessions WHERE id = ?", (session_id,)).fetchone()
-        return str(row[0]) if row else None
+        return self._read(lambda db: self._owner_of_session(db, session_id))
 
     def transcript(self, session_id: str) -> list[Message]:
-        with self._reading() as db:
+        def read(db: Tx) -> tuple[str | None, list[Any]]:
             rows = db.execute(
                 "SELECT turn_id, role, body FROM messages WHERE session_id = ? "
                 f"ORDER BY created_at, {self._order}",
                 (session_id,),
             ).fetchall()
+            return self._owner_of_session(db, session_id), rows
+
+        owner, rows = self._read(read)
         return [
             Message(
                 turn_id,
                 role,
-                unseal_text(
-                    self._ring, body, context=record_context(session_id, "message", turn_id, role)
-                ),
+                self._unseal_text(body, owner or "", session_id, "message", turn_id, role),
             )
             for turn_id, role, body in rows
         ]
 
     # --- per-session and per-slot records ---------------------------------------
 
-    def _get_json(self, sql: str, key: tuple[str, ...], context: bytes) -> Any:
-        with self._reading() as db:
-            row = db.execute(sql, key).fetchone()
-        return None if row is None else json.loads(unseal_text(self._ring, row[0], context=context))
+    def _get_json(self, sql: str, key: tuple[str, ...], owner_sql: str, *place: str) -> Any:
+        """One sealed JSON record, opened with its owner (read by ``owner_sql``)."""
+
+        def read(db: Tx) -> tuple[Any, Any]:
+            owner = db.execute(owner_sql, (key[0],)).fetchone()
+            return db.execute(sql, key).fetchone(), owner
+
+        row, owner = self._read(read)
+        if row is None:
+            return None
+        return json.loads(self._unseal_text(row[0], "" if owner is None else str(owner[0]), *place))
 
     def _write_narrowing(self, tx: Tx, session_id: str, record: dict[str, Any] | None) -> None:
         """The session's narrowing (None clears it): owned by dispatch, not the model."""
         if record is None:
             tx.execute("DELETE FROM narrowing WHERE session_id = ?", (session_id,))
             return
-        body = seal(self._ring, json.dumps(record), context=record_context(session_id, "narrowing"))
+        owner = self._owner_of_session(tx, session_id) or ""
+        body = self._seal(json.dumps(record), owner, session_id, "narrowing")
         tx.execute(
             "INSERT INTO narrowing (session_id, body, updated_at) VALUES (?, ?, ?) "
             "ON CONFLICT (session_id) DO UPDATE SET body = excluded.body, "
@@ -361,12 +493,17 @@ class TurnStore:
         found = self._get_json(
             "SELECT body FROM narrowing WHERE session_id = ?",
             (session_id,),
-            record_context(session_id, "narrowing"),
+            SESSION_OWNER,
+            session_id,
+            "narrowing",
         )
         return found if isinstance(found, dict) else None
 
-    def _write_pages(self, tx: Tx, turn_id: str, slot: str, record: dict[str, Any]) -> None:
-        body = seal(self._ring, json.dumps(record), context=record_context(turn_id, "pages", slot))
+    def _write_pages(
+        self, tx: Tx, turn_id: str, slot: str, record: dict[str, Any], owner: str | None = None
+    ) -> None:
+        owner = owner if owner is not None else self._owner_of_turn(tx, turn_id) or ""
+        body = self._seal(json.dumps(record), owner, turn_id, "pages", slot)
         tx.execute(
             "INSERT INTO pages (turn_id, slot, body) VALUES (?, ?, ?) "
             "ON CONFLICT (turn_id, slot) DO UPDATE SET body = excluded.body",
@@ -380,24 +517,29 @@ class TurnStore:
 
     def page_slots(self, turn_id: str) -> list[str]:
         """The slots of a turn that kept a load-more record."""
-        with self._reading() as db:
-            rows = db.execute(
+        rows = self._read(
+            lambda db: db.execute(
                 "SELECT slot FROM pages WHERE turn_id = ? ORDER BY slot", (turn_id,)
             ).fetchall()
+        )
         return [str(r[0]) for r in rows]
 
     def load_pages(self, turn_id: str, slot: str) -> dict[str, Any] | None:
         found = self._get_json(
             "SELECT body FROM pages WHERE turn_id = ? AND slot = ?",
             (turn_id, slot),
-            record_context(turn_id, "pages", slot),
+            TURN_OWNER,
+            turn_id,
+            "pages",
+            slot,
         )
         return found if isinstance(found, dict) else None
 
     def save_feedback(self, turn_id: str, *, owner: str, rating: str, comment: str) -> None:
         """The user's verdict on an answer; the comment is content, so it is sealed."""
-        body = seal(self._ring, comment, context=record_context(turn_id, "feedback"))
         with self._transaction() as tx:
+            owner = self._owner_of_turn(tx, turn_id) or owner
+            body = self._seal(comment, owner, turn_id, "feedback")
             tx.execute(
                 "INSERT INTO feedback (turn_id, owner, rating, body, at) VALUES (?, ?, ?, ?, ?) "
                 "ON CONFLICT (turn_id) DO UPDATE SET owner = excluded.owner, "
@@ -406,15 +548,16 @@ class TurnStore:
             )
 
     def feedback(self, turn_id: str) -> tuple[str, str] | None:
-        with self._reading() as db:
-            row = db.execute(
-                "SELECT rating, body FROM feedback WHERE turn_id = ?", (turn_id,)
+        row = self._read(
+            lambda db: db.execute(
+                "SELECT f.rating, f.body, t.owner FROM feedback f JOIN turns t "
+                "ON t.id = f.turn_id WHERE f.turn_id = ?",
+                (turn_id,),
             ).fetchone()
+        )
         if row is None:
             return None
-        return str(row[0]), unseal_text(
-            self._ring, row[1], context=record_context(turn_id, "feedback")
-        )
+        return str(row[0]), self._unseal_text(row[1], str(row[2]), turn_id, "feedback")
 
     # --- audit ------------------------------------------------------------------
 
@@ -424,21 +567,23 @@ class TurnStore:
 
     def narration_drops(self, turn_id: str) -> list[dict[str, str]]:
         """The turn's narration audit rows, in the order they were made."""
-        with self._reading() as db:
-            rows = db.execute(
+        rows = self._read(
+            lambda db: db.execute(
                 "SELECT kind, rule, token FROM narration_audit WHERE turn_id = ? "
                 f"ORDER BY {self._order}",
                 (turn_id,),
             ).fetchall()
+        )
         return [{"kind": k, "rule": r, "token": t} for k, r, t in rows]
 
     def audit_rows(self, turn_id: str) -> list[dict[str, Any]]:
         columns = ", ".join(AUDIT_COLUMNS)
-        with self._reading() as db:
-            rows = db.execute(
+        rows = self._read(
+            lambda db: db.execute(
                 f"SELECT {columns} FROM audit WHERE turn_id = ? ORDER BY {self._order}",
                 (turn_id,),
             ).fetchall()
+        )
         return [dict(zip(AUDIT_COLUMNS, row, strict=True)) for row in rows]
 
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import signal
-import threading
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -26,13 +25,21 @@ import psycopg
 import pytest
 
 from beacon.store.crypto import new_key_slot
-from beacon.wire.sse import SseEvent, parse_sse
 from harness.chat_process import chat_env, chat_process
 from harness.stack import Stack
+from harness.turn_streams import (
+    PANORAMAS,
+    STALLED,
+    StreamedTurn,
+    auth,
+    events,
+    frames_of,
+    post,
+    turn_id_of,
+    whole_frames,
+)
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("postgres-e2e")]
-STALLED = "Photos of missing hard hats in Harbor Tower"
-PANORAMAS = "List all panoramas in Harbor Tower"
 
 
 @pytest.fixture
@@ -53,81 +60,6 @@ def shared_env(stack: Stack, pg_url: str, tmp_path: Path) -> dict[str, str]:
 def two(shared_env: dict[str, str]) -> Iterator[tuple[str, str]]:
     with chat_process(shared_env) as (a, _), chat_process(shared_env) as (b, _):
         yield a, b
-
-
-def auth(token: str, scenario: str | None = None) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"} | (
-        {"X-Beacon-Scenario": scenario} if scenario else {}
-    )
-
-
-def frames_of(raw: bytes) -> list[SseEvent]:
-    """The whole SSE frames in ``raw`` (a trailing partial frame is left out)."""
-    return list(parse_sse(raw.decode(errors="replace").split("\n")))
-
-
-class StreamedTurn:
-    """A turn posted to one process, read in a thread; ``seen`` fires once the
-    client holds its ``references`` frame (the model stalls after it)."""
-
-    def __init__(self, url: str, token: str, scenario: str | None = "model-stall") -> None:
-        self.raw = b""
-        self.turn_id = ""
-        self.seen = threading.Event()
-        self.finished = threading.Event()
-        self._args = (url, token, scenario)
-        self._thread = threading.Thread(target=self._read, daemon=True)
-        self._thread.start()
-
-    def _read(self) -> None:
-        url, token, scenario = self._args
-        try:
-            with httpx.stream(
-                "POST",
-                f"{url}/v1/turns",
-                json={"mode": "single", "message": STALLED},
-                headers=auth(token, scenario),
-                timeout=httpx.Timeout(60.0, connect=5.0),
-            ) as response:
-                for chunk in response.iter_bytes():
-                    self.raw += chunk
-                    frames = frames_of(self.raw)
-                    if frames and not self.turn_id:
-                        self.turn_id = frames[0].json()["turn_id"]
-                    if any(f.event == "references" for f in frames):
-                        self.seen.set()
-        except httpx.HTTPError:
-            pass  # the process was killed under it
-        finally:
-            self.seen.set()
-            self.finished.set()
-
-    def join(self) -> bytes:
-        assert self.finished.wait(60), "the turn did not finish"
-        return self.raw
-
-
-def post(url: str, token: str, message: str, **fields: str) -> httpx.Response:
-    """One whole turn (its stream read to the end)."""
-    return httpx.post(
-        f"{url}/v1/turns",
-        json={"mode": "single", "message": message, **fields},
-        headers=auth(token),
-        timeout=120,
-    )
-
-
-def turn_id_of(reply: httpx.Response) -> str:
-    return str(frames_of(reply.content)[0].json()["turn_id"])
-
-
-def events(url: str, token: str, turn_id: str, after: int = 0) -> httpx.Response:
-    return httpx.get(
-        f"{url}/v1/turns/{turn_id}/events",
-        params={"after": after},
-        headers=auth(token),
-        timeout=httpx.Timeout(60.0, connect=5.0),
-    )
 
 
 def test_a_turn_started_on_one_process_follows_live_on_the_other(
@@ -207,15 +139,10 @@ def test_a_turn_whose_process_is_killed_ends_interrupted_on_the_survivor(
         received = turn.join()
         replay = events(b, token, turn.turn_id)
     frames = frames_of(replay.content)
-    assert replay.content.startswith(b"".join(_whole(received)))
+    assert replay.content.startswith(b"".join(whole_frames(received)))
     assert [f.event for f in frames].count("error") == 1
     assert frames[-1].event == "error"
     assert frames[-1].json()["code"] == "interrupted"
-
-
-def _whole(raw: bytes) -> list[bytes]:
-    blocks = raw.split(b"\n\n")[:-1]
-    return [block + b"\n\n" for block in blocks]
 
 
 async def _more_at_once(urls: list[str], token: str, turn_id: str, slot: str) -> list[Any]:

@@ -6,6 +6,7 @@ import base64
 from types import ModuleType
 
 import pytest
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -52,7 +53,7 @@ def test_the_same_text_seals_differently_each_time() -> None:
 
 def test_the_record_names_its_key_and_a_version() -> None:
     record = seal(RING, "x", context=CTX)
-    assert record[0] == 1 and sealed_key_id(record) == "k1"
+    assert record[0] == 2 and sealed_key_id(record) == "k1"
 
 
 def test_a_record_moved_to_another_session_does_not_open() -> None:
@@ -107,13 +108,29 @@ def test_the_key_id_is_authenticated_even_when_two_ids_hold_the_same_key() -> No
         pytest.param(b"", SealedReason.TRUNCATED, id="empty"),
         pytest.param(b"\x01", SealedReason.TRUNCATED, id="version-only"),
         pytest.param(b"\x01\x02k1" + b"\x00" * 27, SealedReason.TRUNCATED, id="no-room-for-a-tag"),
-        pytest.param(b"\x02\x02k1" + b"\x00" * 40, SealedReason.UNSUPPORTED_VERSION, id="v2"),
+        pytest.param(b"\x03\x02k1" + b"\x00" * 40, SealedReason.UNSUPPORTED_VERSION, id="v3"),
         pytest.param(b"\x01\x02\xff\xfe" + b"\x00" * 40, SealedReason.MALFORMED_HEADER, id="kid"),
         pytest.param(b"\x01\x02k!" + b"\x00" * 40, SealedReason.MALFORMED_HEADER, id="kid-char"),
     ],
 )
 def test_a_broken_record_fails_with_its_reason(record: bytes, expected: SealedReason) -> None:
     assert reason(record) is expected
+
+
+def test_a_version_1_record_opens_only_with_its_legacy_context() -> None:
+    # Sealed as version 1 wrote it: the same bytes with the first one set to 1.
+    legacy = bytearray(seal(RING, "old", context=CTX))
+    legacy[0] = 1
+    header_len = 2 + legacy[1]
+    nonce = bytes(legacy[header_len : header_len + 12])
+    cipher = AESGCM(RING.keys["k1"])
+    body = cipher.encrypt(nonce, b"old", bytes(legacy[:header_len]) + CTX)
+    record = bytes(legacy[: header_len + 12]) + body
+    owner_bound = record_context("alice", "session-a", "transcript")
+    assert unseal_text(RING, record, context=owner_bound, legacy_context=CTX) == "old"
+    with pytest.raises(SealedRecordError) as refused:
+        unseal(RING, record, context=owner_bound)
+    assert refused.value.reason is SealedReason.UNSUPPORTED_VERSION
 
 
 def test_a_record_cut_short_by_one_byte_fails() -> None:

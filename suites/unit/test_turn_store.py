@@ -20,7 +20,13 @@ import pytest
 
 from beacon.store.backends import open_store
 from beacon.store.crypto import format_key, generate_key, parse_keys
-from beacon.store.errors import SealedRecordError, StoreError
+from beacon.store.errors import (
+    KeyringError,
+    SealedReason,
+    SealedRecordError,
+    StoreError,
+    TurnTaken,
+)
 from beacon.store.sqlite import SqliteStore
 from beacon.store.turns import OpenTurn, SaveFailed, SessionNotOwned, TurnStore
 
@@ -378,3 +384,66 @@ def test_frames_committed_by_one_store_are_announced_to_listeners_of_another(
     finally:
         writer.close()
         listener.close()
+
+
+def test_a_turn_handed_to_another_owner_does_not_open(backend: Backend) -> None:
+    kept = backend.store()
+    kept.open_turn("t1", owner="alice", session_id="s1", mode="chat")
+    kept.append_frames([("t1", 1, "start", b"alice's frame")])
+    kept.save_answer("t1", session_id="s1", question="mine?", answer="yes.", sources=[])
+    # An attacker with write access to the rows, not the keys, re-owns them.
+    backend.sql("UPDATE turns SET owner = 'mallory'")
+    backend.sql("UPDATE sessions SET owner = 'mallory'")
+    reader = backend.store()
+    for read in (
+        lambda: reader.frames_after("t1", 0),
+        lambda: reader.answer("t1"),
+        lambda: reader.transcript("s1"),
+    ):
+        with pytest.raises(SealedRecordError) as refused:
+            read()
+        assert refused.value.reason is SealedReason.AUTHENTICATION_FAILED
+
+
+def test_frames_for_a_turn_another_process_finished_are_refused_whole(backend: Backend) -> None:
+    driver = backend.store()
+    driver.open_turn("t1", owner="u", session_id=None, mode="single")
+    driver.open_turn("t2", owner="u", session_id=None, mode="single")
+    driver.append_frames([("t1", 1, "start", b"one"), ("t2", 1, "start", b"two")])
+    # Another process found this one's lock gone and finished t1 with its terminal.
+    backend.sql("UPDATE turns SET status = 'error' WHERE id = 't1'")
+    with pytest.raises(TurnTaken) as taken:
+        driver.append_frames([("t1", 2, "delta", b"late"), ("t2", 2, "delta", b"fine")])
+    assert taken.value.turn_ids == ["t1"]
+    assert driver.frames_after("t2", 0) == [b"two"]  # nothing of the batch was written
+    driver.append_frames([("t2", 2, "delta", b"fine")])
+    assert driver.frames_after("t2", 0) == [b"two", b"fine"]
+
+
+def test_a_key_ring_that_opens_none_of_the_recent_turns_is_refused_at_start(
+    backend: Backend,
+) -> None:
+    first = backend.store(K1)
+    for n in range(3):
+        first.open_turn(f"t{n}", owner="u", session_id=None, mode="single")
+        first.append_frames([(f"t{n}", 1, "start", b"sealed under k1")])
+    first.check_keys()
+    stranger = backend.store(K2)
+    with pytest.raises(KeyringError) as refused:
+        stranger.check_keys()
+    assert "BEACON_KEYS opens 0 of the 3 most recent turns" in str(refused.value)
+    backend.store(f"{K2},{K1}").check_keys()  # a rotated ring still holds k1
+
+
+def test_a_dead_turn_sealed_under_keys_this_process_lacks_is_left_alone(
+    backend: Backend,
+) -> None:
+    dead = backend.store(K1)
+    dead.open_turn("t1", owner="u", session_id=None, mode="single")
+    dead.append_frames([("t1", 1, "start", b"k1 frame")])
+    dead.close()
+    stranger = backend.store(K2)
+    assert stranger.interrupt_running(lambda turn_id, seq: b"interrupted") == []
+    keeper = backend.store(K1)
+    assert keeper.interrupt_running(lambda turn_id, seq: b"interrupted") == ["t1"]
+    assert keeper.frames_after("t1", 0) == [b"k1 frame", b"interrupted"]
