@@ -25,6 +25,7 @@ from harness.verify.http import (
     unverified,
 )
 from harness.verify.model import PASS, Outcome, Skip, Verdict
+from harness.verify.prose import final_answer, frame_data, prose_of, read_counts
 from harness.verify.turns import COUNT_QUESTION, TurnRun
 
 OVERSIZED_BYTES = 2 * 1024 * 1024 + 1  # over any sane body cap (Beacon's answer bound is 1 MiB)
@@ -253,6 +254,58 @@ def input_bad_after(wire: Wire, creds: Credentials, runs: list[TurnRun]) -> dict
     return out
 
 
+# --- evidence ---------------------------------------------------------------------------
+
+
+def answers_evidence(wire: Wire, creds: Credentials, runs: list[TurnRun]) -> dict[str, Outcome]:
+    """Every rule of the prose holds over silence: a target that answers each question
+    with an empty ``done`` breaks none. So the run's questions (count questions about
+    data the stub holds) must, somewhere, earn a graded count, a citation and a word."""
+    asked = [r for r in runs if r.plan.scenario is None]
+    if not asked:
+        return {case: Skip("no question was asked") for case in EVIDENCE_CASES}
+    per_turn = {r.plan.case: _evidence_of(r) for r in asked}
+    seen = {"turns": per_turn}
+    found = {
+        "graded-count": any(e["graded_counts"] for e in per_turn.values()),
+        "citation": any(e["citations"] for e in per_turn.values()),
+        "narration": any(e["narrated"] for e in per_turn.values()),
+    }
+    return {
+        case: PASS if found[case] else Verdict(False, _NO_EVIDENCE[case].format(n=len(asked)), seen)
+        for case in EVIDENCE_CASES
+    }
+
+
+EVIDENCE_CASES = ("graded-count", "citation", "narration")
+_NO_EVIDENCE = {
+    "graded-count": "no answer to the {n} questions carried a graded count "
+    "(references.counts graded EXACT, LOWER_BOUND or SHOWN): silence is not an answer",
+    "citation": "no answer to the {n} questions carried a citation (references.citations): "
+    "silence is not an answer",
+    "narration": "no answer to the {n} questions said anything (every done.answer and delta "
+    "was empty): silence is not an answer",
+}
+
+
+def _evidence_of(run: TurnRun) -> dict[str, Any]:
+    counts = read_counts(run.frames)
+    citations = [
+        c
+        for refs in frame_data(run.frames, "references")
+        for c in refs.get("citations") or []
+        if isinstance(c, dict)
+    ]
+    return {
+        "graded_counts": [c.grade for c in counts if c.grade != "UNKNOWN"],
+        "all_counts": len(counts),
+        "citations": len(citations),
+        "narrated": bool((prose_of(run.frames) or final_answer(run.frames)).strip()),
+        "terminal": next((f.event for f in run.frames if f.event in ("done", "error")), None),
+        "error": run.streamed.error,
+    }
+
+
 def _any_turn_id(runs: list[TurnRun]) -> str | None:
     return next((r.turn_id for r in runs if r.streamed.ok and r.turn_id), None)
 
@@ -267,5 +320,6 @@ BLACK_BOX_CHECKS: dict[str, BlackBoxCheck] = {
     "input.hostile-json": input_hostile,
     "input.oversized": input_oversized,
     "input.bad-after": input_bad_after,
+    "answers.evidence": answers_evidence,
     "auth.expired": auth_expired,  # last: it may wait out the clock leeway
 }

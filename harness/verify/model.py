@@ -94,6 +94,12 @@ CHECKS: dict[str, CheckSpec] = dict(
         ),
         _spec("prose.denial", "black-box", "the prose never restates a denial the notice shows"),
         _spec("reattach.replay", "black-box", "reattach (after=0) replays the streamed frames"),
+        _spec(
+            "answers.evidence",
+            "black-box",
+            "across the questions, some answer narrates, carries a graded count and a citation "
+            "(silence is no honesty)",
+        ),
         _spec("auth.no-token", "black-box", "no bearer → 401"),
         _spec("auth.alg-none", "black-box", "a token with alg=none → 401"),
         _spec(

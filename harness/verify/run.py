@@ -178,7 +178,8 @@ def _credentials(options: VerifyOptions, wire: Wire, stub: Stub | None) -> Crede
 def _plans(options: VerifyOptions, checks: list[str]) -> list[TurnPlan]:
     plans: list[TurnPlan] = []
     needs_turns = any(c in TURN_CHECKS for c in checks) or any(
-        c in ("auth.other-user", "auth.no-token", "input.bad-after") for c in checks
+        c in ("auth.other-user", "auth.no-token", "input.bad-after", "answers.evidence")
+        for c in checks
     )
     if needs_turns:
         plans += question_turns(options.questions) if options.questions else DEFAULT_TURNS
@@ -262,7 +263,7 @@ def _controlled(runs: list[TurnRun], checks: list[str], stub: Stub | None) -> li
             detail = run.streamed.error or f"HTTP {run.streamed.status}: {run.streamed.body[:300]}"
             verdict = Verdict(False, f"the scenario's turn did not stream: {detail}")
         else:
-            verdict = spec.judge(run, stub)
+            verdict = spec.verdict(run, stub)
         results.append(_result(spec.check, spec.case, verdict, run.seconds))
     return results
 

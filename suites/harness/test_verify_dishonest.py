@@ -187,7 +187,11 @@ def frame_server(flaw: str | None = None) -> FastAPI:
         session_id = f"s_{uuid.uuid4().hex[:20]}" if mode == "chat" else None
         if session_id is not None:
             sessions[session_id] = who
-        frames = _stamp(turn_id, _script(flaw, turn_id, session_id, mode))
+        # A flaw that leaves an answer without a graded count or a citation is the photo
+        # questions' only: the others answer, so the run's evidence holds (answers.evidence)
+        # and exactly the flaw's check goes red.
+        scoped = flaw not in PHOTOS_ONLY or "Photos" in str(message)
+        frames = _stamp(turn_id, _script(flaw if scoped else None, turn_id, session_id, mode))
         turns[turn_id] = (who, frames)
         return StreamingResponse(_sse(frames), media_type="text/event-stream")
 
@@ -228,6 +232,7 @@ def frame_server(flaw: str | None = None) -> FastAPI:
     return app
 
 
+PHOTOS_ONLY = frozenset({"none-over-unknown", "restates-denial"})
 # flaw → the one check that must go red
 DISHONEST: dict[str, str] = {
     "overclaim": "prose.count-forms",
