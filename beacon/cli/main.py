@@ -100,10 +100,12 @@ def serve(
     """Run the chat server (settings from BEACON_* environment variables)."""
     import uvicorn
 
+    from beacon.server.limits import LimitedH11Protocol, connection_limits
     from beacon.server.settings import SettingsError, settings_from_env
 
     try:
         settings = settings_from_env()
+        connection_limits(settings)  # a cap the fd limit cannot serve refuses the start
     except SettingsError as exc:
         typer.echo(f"beacon serve: {exc}", err=True)
         raise typer.Exit(2) from exc
@@ -120,8 +122,12 @@ def serve(
         # h11, not httptools: h11 refuses a request head (line and headers) over
         # its cap, where httptools took a 60 MB header whole. The body's cap is
         # the app's (beacon/server/guard.py), checked before the body is read.
-        http="h11",
+        # The protocol adds the connection cap, the head deadline and the head cap
+        # on a head complete in one read (beacon/server/limits.py); each worker
+        # imports the class and reads the same limits from the environment.
+        http=LimitedH11Protocol,
         h11_max_incomplete_event_size=settings.max_header_bytes,
+        timeout_keep_alive=settings.keep_alive_s,
     )
 
 
