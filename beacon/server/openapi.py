@@ -34,6 +34,18 @@ ERRORS: dict[int | str, dict[str, Any]] = {
     404: {"description": "No such turn or session for this caller", "content": _JSON},
     409: {"description": "No further page", "content": _JSON},
     413: {"description": "The body is over the size cap", "content": _JSON},
+    # Starting a turn and load-more only (beacon/server/ratelimit.py).
+    429: {
+        "description": "Too many turns started: a rate limit (rate_limited)",
+        "content": _JSON,
+        "headers": {
+            "Retry-After": {
+                "description": "whole seconds until a turn may start",
+                "required": True,
+                "schema": {"type": "integer", "minimum": 1},
+            }
+        },
+    },
     502: {"description": "The upstream failed", "content": _JSON},
     503: {"description": "The key set cannot be fetched", "content": _JSON},
 }
