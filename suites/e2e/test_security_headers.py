@@ -108,11 +108,11 @@ def test_the_panel_and_both_hosts_answer_in_chromium_without_one_policy_violatio
     page.get_by_test_id("send").click()
     expect(page.get_by_test_id("status")).to_have_attribute("data-phase", SETTLED, timeout=20_000)
     expect(page.get_by_test_id("citation-card").first).to_be_visible()
-    # The upstream's thumbnails (another origin on this stack) are shown, not blocked.
-    thumb = page.locator("img.thumb").first
-    expect(thumb).to_be_visible()
-    thumb.evaluate("img => img.decode()")
-    assert thumb.evaluate("img => img.naturalWidth") > 0
+    page.wait_for_load_state("networkidle")  # the cards' thumbnails have been fetched
 
     assert page.evaluate("window.__cspViolations") == []
     assert console == []
+    # The upstream's thumbnails (another origin on this stack) are shown, not blocked.
+    thumb = page.locator("img.thumb").first
+    expect(thumb).to_be_visible()
+    assert thumb.evaluate("img => img.naturalWidth") > 0
