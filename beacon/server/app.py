@@ -7,7 +7,10 @@ served live to any follower of its owner.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
+import sys
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -35,7 +38,8 @@ from beacon.server.guard import (
     unforeseen,
     verified_identity,
 )
-from beacon.server.hub import LiveTurn, TurnHub
+from beacon.server.headers import SecurityHeaders, origin_of
+from beacon.server.hub import LiveTurn, Recovery, TurnHub
 from beacon.server.openapi import (
     AUTH,
     ERRORS,
@@ -46,11 +50,13 @@ from beacon.server.openapi import (
     ScenarioHeader,
     headers_not_nullable,
 )
+from beacon.server.ratelimit import RateLimit, rate_limits_from
 from beacon.server.settings import Settings
 from beacon.server.slots import SlotLocks
 from beacon.server.writer import FrameWriter
 from beacon.store.backends import open_store
-from beacon.store.turns import OpenTurn
+from beacon.store.errors import SealedRecordError, StoreError, StoreUnavailable, TurnTaken
+from beacon.store.turns import OpenTurn, TurnStore
 from beacon.upstream.errors import UpstreamError
 from beacon.upstream.mcp_client import connect
 from beacon.wire.frames import MoreReply
@@ -80,8 +86,65 @@ def _not_found(what: str) -> JSONResponse:
     return _error(404, f"{what}_not_found", f"no such {what}")
 
 
+def _store_unavailable() -> JSONResponse:
+    reply = _error(503, "store_unavailable", "the turn store is unavailable; try again shortly")
+    reply.headers["Retry-After"] = "1"
+    return reply
+
+
+async def _unavailable(_: Request, exc: Exception) -> JSONResponse:
+    log.warning("store unavailable: %s", exc)
+    return _store_unavailable()
+
+
+async def _unreadable(_: Request, exc: Exception) -> JSONResponse:
+    # Which key or why is the operator's to read in the log, never the client's.
+    log.error("a stored record does not open here: %s", exc)
+    return _error(500, "record_unreadable", "this server cannot open that record")
+
+
+def _recoverable(exc: BaseException) -> bool:
+    return isinstance(exc, (StoreUnavailable, TurnTaken))
+
+
+def _stored_after(store: TurnStore, turn_id: str) -> Callable[[int], Awaitable[Any]]:
+    """The turn's stored frames after a seq, the last marked terminal when the turn
+    is no longer running (the status is read before the frames)."""
+
+    async def read(after: int) -> list[tuple[int, bytes, bool]]:
+        status, frames = await anyio.to_thread.run_sync(store.frames_since, turn_id, after)
+        ended = status not in (None, "running")
+        last = len(frames) - 1
+        return [(seq, body, ended and i == last) for i, (seq, body) in enumerate(frames)]
+
+    return read
+
+
+KEEP_ALIVE_S = 1.0
+
+
+async def _keep_alive(store: TurnStore) -> None:
+    """Every second: is the store's liveness connection (and lock) still ours?"""
+    while True:
+        await asyncio.sleep(KEEP_ALIVE_S)
+        try:
+            ready = await anyio.to_thread.run_sync(store.keep_alive)
+        except Exception:
+            log.exception("the store's keep-alive failed")
+            continue
+        if not ready:
+            log.warning("the store is not ready: no new turns until it is back")
+
+
 def create_app(settings: Settings) -> FastAPI:
     store = open_store(settings.db, settings.keyring)
+    try:
+        # A ring that opens none of the store's recent turns would answer every
+        # reattach with an error and seal new frames no other process can read.
+        store.check_keys()
+    except StoreError:
+        store.close()
+        raise
     verifier = Verifier(
         settings.jwks,
         issuer=settings.jwt_issuer,
@@ -96,6 +159,7 @@ def create_app(settings: Settings) -> FastAPI:
     writer = FrameWriter(store)
     # Turns other processes drive (a shared store), followed from the store.
     followers = StoreFollowers(store, _interrupted) if store.shared else None
+    rate_limits = rate_limits_from(settings)
     state: dict[str, httpx.AsyncClient] = {}
 
     @asynccontextmanager
@@ -107,6 +171,7 @@ def create_app(settings: Settings) -> FastAPI:
             log.warning("finished %d turn(s) a stopped process left running", len(stuck))
         if followers is not None:
             followers.start()
+        watch = asyncio.create_task(_keep_alive(store)) if store.shared else None
         # Every turn in flight may hold one model stream: httpx's default pool (100
         # connections, 5 s to get one) turned a busy minute into llm_unavailable
         # errors that were Beacon's, not the model's. The pool waits as long as a call may.
@@ -116,18 +181,29 @@ def create_app(settings: Settings) -> FastAPI:
         ) as http:
             state["http"] = http
             yield
+            if watch is not None:
+                watch.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await watch
             await hub.drain()
             await writer.close()
             if followers is not None:
                 await followers.stop()
+            rate_limits.close()
             store.close()
 
     app = FastAPI(title="Beacon chat server", version=__version__, lifespan=lifespan)
     # Limits and the bearer before any body is read (beacon/server/guard.py); what
     # FastAPI would answer with the input echoed, or fail on, is answered without it.
     limits = EdgeLimits(settings.max_body_bytes, settings.scenarios_allowed)
+    # Rate limits inside the guard (its identity, its strict body), before any route's work.
+    app.add_middleware(RateLimit, limits=rate_limits)
     app.add_middleware(RequestGuard, verifier=verifier, limits=limits)
+    # Outermost: every answer, the guard's refusals too, carries the security headers.
+    app.add_middleware(SecurityHeaders, image_origins=(origin_of(settings.mcp_url),))
     app.add_exception_handler(RequestValidationError, invalid_request)
+    app.add_exception_handler(StoreUnavailable, _unavailable)
+    app.add_exception_handler(SealedRecordError, _unreadable)
     app.add_exception_handler(Exception, unforeseen)
 
     publish_schema = app.openapi
@@ -170,7 +246,13 @@ def create_app(settings: Settings) -> FastAPI:
         )
 
     @app.get("/healthz")
-    async def healthz() -> dict[str, Any]:
+    async def healthz() -> Any:
+        # Not ready while the store connection or the liveness lock is lost: a
+        # balancer sends new turns elsewhere until this process has them back.
+        if not store.ready():
+            return JSONResponse(
+                {"ok": False, "version": __version__, "store": "unavailable"}, status_code=503
+            )
         return {"ok": True, "version": __version__}
 
     @app.post(
@@ -184,6 +266,8 @@ def create_app(settings: Settings) -> FastAPI:
         request: Request, body: TurnRequest, x_beacon_scenario: ScenarioHeader = None
     ) -> Any:
         identity = identify(request)
+        if not store.ready():
+            return _store_unavailable()
         session_id = None
         if body.mode == "chat":
             if body.session_id is None:
@@ -226,6 +310,7 @@ def create_app(settings: Settings) -> FastAPI:
             turn.run(),
             persister(OpenTurn(turn_id, identity.sub, session_id, body.mode)),
             lambda seq: terminal_error(turn_id, seq, "save_failed", "the turn could not be saved"),
+            Recovery(_recoverable, _stored_after(store, turn_id), settings.store_retry_s),
         )
         ids = {TURN_HEADER: turn_id} | ({SESSION_HEADER: session_id} if session_id else {})
         return stream(live.follow(0), ids)
@@ -262,7 +347,10 @@ def create_app(settings: Settings) -> FastAPI:
             # process drives it (a shared store), it is followed from the store.
             await anyio.to_thread.run_sync(store.interrupt_running, _interrupted, turn_id)
             if followers is not None:
-                return stream(followers.follow(turn_id, after))
+                # The first read here: a record this process cannot open is a coded
+                # error now, not a stream cut after its headers.
+                first = await anyio.to_thread.run_sync(store.frames_since, turn_id, after)
+                return stream(followers.follow(turn_id, after, first))
         frames = await anyio.to_thread.run_sync(store.frames_after, turn_id, after)
 
         async def replay() -> AsyncIterator[bytes]:
@@ -389,4 +477,9 @@ def app_from_env() -> FastAPI:
     """uvicorn factory entry point: ``beacon.server.app:app_from_env``."""
     from beacon.server.settings import settings_from_env
 
-    return create_app(settings_from_env())
+    try:
+        return create_app(settings_from_env())
+    except StoreError as exc:
+        # One line naming the fix, not uvicorn's traceback of the factory.
+        print(f"beacon serve: {exc}", file=sys.stderr, flush=True)
+        raise SystemExit(2) from None

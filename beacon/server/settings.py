@@ -39,11 +39,26 @@ class Settings:
     # further; the request head (line and headers) over its cap is refused by h11.
     max_body_bytes: int = 256 * 1024
     max_header_bytes: int = 32 * 1024
+    # Connection limits (beacon/server/limits.py): a request head not complete within
+    # head_timeout_s is closed; an idle keep-alive connection after keep_alive_s; open
+    # connections past max_connections are answered 503. None: derived from the fd limit.
+    head_timeout_s: float = 10.0
+    keep_alive_s: int = 5  # whole seconds: uvicorn's timeout_keep_alive is an int
+    max_connections: int | None = None
     # The longest a bearer may live (exp - iat, and exp - now): a token minted for
     # a century is a stolen credential waiting to happen.
     token_max_lifetime_s: float = 24 * 3600.0
     # `X-Beacon-Scenario` is a development switch: refused (400) unless allowed.
     scenarios_allowed: bool = False
+    # How long a turn waits for an unreachable store (a restart) before save_failed.
+    store_retry_s: float = 30.0
+    # Turns started and load-mores, as token buckets (README "Limits"; 0 = off): per
+    # user (its `sub`; shared by every process on PostgreSQL) and per process. The
+    # bursts hold a load bench's 200 turns at once; the refill is what a person never reaches.
+    rate_turns_per_minute: int = 60
+    rate_turns_burst: int = 300
+    rate_process_turns_per_minute: int = 600
+    rate_process_turns_burst: int = 600
 
 
 def _seconds(environ: dict[str, str], name: str, default: float) -> float:
@@ -102,8 +117,24 @@ def settings_from_env(environ: dict[str, str] | None = None) -> Settings:
         heartbeat_s=_seconds(env, "BEACON_HEARTBEAT_S", 10.0),
         max_body_bytes=_bounded_int(env, "BEACON_MAX_BODY_BYTES", 256 * 1024, 1024, 64 << 20),
         max_header_bytes=_bounded_int(env, "BEACON_MAX_HEADER_BYTES", 32 * 1024, 16384, 1 << 20),
+        head_timeout_s=_seconds(env, "BEACON_HEAD_TIMEOUT_S", 10.0),
+        keep_alive_s=_bounded_int(env, "BEACON_KEEP_ALIVE_S", 5, 1, 600),
+        max_connections=(
+            _bounded_int(env, "BEACON_MAX_CONNECTIONS", 0, 1, 1 << 20)
+            if "BEACON_MAX_CONNECTIONS" in env
+            else None
+        ),
         token_max_lifetime_s=_bounded_int(
             env, "BEACON_TOKEN_MAX_LIFETIME_S", 24 * 3600, 60, 30 * 24 * 3600
         ),
         scenarios_allowed=_scenarios(env),
+        store_retry_s=_seconds(env, "BEACON_STORE_RETRY_S", 30.0),
+        rate_turns_per_minute=_bounded_int(env, "BEACON_RATE_TURNS_PER_MINUTE", 60, 0, 100_000),
+        rate_turns_burst=_bounded_int(env, "BEACON_RATE_TURNS_BURST", 300, 1, 100_000),
+        rate_process_turns_per_minute=_bounded_int(
+            env, "BEACON_RATE_PROCESS_TURNS_PER_MINUTE", 600, 0, 1_000_000
+        ),
+        rate_process_turns_burst=_bounded_int(
+            env, "BEACON_RATE_PROCESS_TURNS_BURST", 600, 1, 1_000_000
+        ),
     )

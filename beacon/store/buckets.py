@@ -170,14 +170,18 @@ class PostgresBuckets:
     def _run(self, sql: str, key: str) -> tuple[Any, ...] | None:
         params = {"key": key, "burst": float(self.rate.burst), "rate": self.rate.per_second}
         with self._lock:
-            try:
-                cursor = self._connection().execute(sql, params)
-                return cursor.fetchone() if cursor.description is not None else None
-            except self._errors as exc:
-                # A broken connection is opened again on the next call.
-                if self._conn is not None and self._conn.broken:
-                    self._conn = None
-                raise StoreError(f"the rate buckets failed: {exc}") from exc
+            # A connection a restart broke is opened again, and the take tried once more.
+            for attempt in (1, 2):
+                try:
+                    cursor = self._connection().execute(sql, params)
+                    return cursor.fetchone() if cursor.description is not None else None
+                except self._errors as exc:
+                    broken = self._conn is not None and self._conn.broken
+                    if broken:
+                        self._conn = None
+                    if attempt == 2 or not broken:
+                        raise StoreError(f"the rate buckets failed: {exc}") from exc
+            return None  # not reached: the second attempt returns or raises
 
     def take(self, key: str) -> Take:
         if self._run(_TAKE, key) is not None:
