@@ -186,6 +186,8 @@ def _joined(repo: Path, extra: Path) -> Path:
     return joined
 
 
+# Five real pytest runs and their gate runs: minutes on a loaded 2-core machine.
+@pytest.mark.timeout(600)
 def test_observe_and_check_executed_read_the_whole_junit_of_real_runs(
     beacon: Beacon, repo: Path, tmp_path: Path
 ) -> None:
