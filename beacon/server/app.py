@@ -13,12 +13,12 @@ import logging
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
-from pathlib import Path
+from pathlib import Path as FilePath
 from typing import Annotated, Any
 
 import anyio
 import httpx
-from fastapi import FastAPI, Header, Query, Request
+from fastapi import FastAPI, Header, Path, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, RedirectResponse, Response, StreamingResponse
 from fastapi.staticfiles import StaticFiles
@@ -62,6 +62,8 @@ from beacon.upstream.mcp_client import connect
 from beacon.wire.frames import MoreReply
 from beacon.wire.headers import TURN_HEADER
 from beacon.wire.turns import (
+    ID_MAX,
+    ID_PATTERN,
     LAST_EVENT_ID_PATTERN,
     MAX_SEQ,
     FeedbackRequest,
@@ -70,6 +72,9 @@ from beacon.wire.turns import (
 )
 
 log = logging.getLogger(__name__)
+# A path id no server ever made (a NUL, a control byte, a slash…) is 422 before any store.
+TurnId = Annotated[str, Path(pattern=ID_PATTERN, max_length=ID_MAX)]
+SessionId = Annotated[str, Path(pattern=ID_PATTERN, max_length=ID_MAX)]
 
 
 def _interrupted(turn_id: str, seq: int) -> bytes:
@@ -324,7 +329,7 @@ def create_app(settings: Settings) -> FastAPI:
     )
     async def turn_events(
         request: Request,
-        turn_id: str,
+        turn_id: TurnId,
         after: Annotated[int, Query(ge=0, le=MAX_SEQ)] = 0,
         last_event_id: Annotated[
             str | None, Header(pattern=LAST_EVENT_ID_PATTERN, max_length=9)
@@ -368,7 +373,7 @@ def create_app(settings: Settings) -> FastAPI:
     )
     async def more(
         request: Request,
-        turn_id: str,
+        turn_id: TurnId,
         body: MoreRequest,
         x_beacon_scenario: ScenarioHeader = None,
     ) -> Any:
@@ -428,7 +433,7 @@ def create_app(settings: Settings) -> FastAPI:
         responses=ERRORS,
         dependencies=AUTH,
     )
-    async def feedback(request: Request, turn_id: str, body: FeedbackRequest) -> Any:
+    async def feedback(request: Request, turn_id: TurnId, body: FeedbackRequest) -> Any:
         """Thumbs up or down on an answer, with an optional comment (sealed at rest)."""
         identity = await owned_turn(request, turn_id)
         if isinstance(identity, JSONResponse):
@@ -446,7 +451,7 @@ def create_app(settings: Settings) -> FastAPI:
         responses=ERRORS,
         dependencies=AUTH,
     )
-    async def get_session(request: Request, session_id: str) -> Any:
+    async def get_session(request: Request, session_id: SessionId) -> Any:
         identity = identify(request)
         owner = await anyio.to_thread.run_sync(store.session_owner, session_id)
         if owner != identity.sub:
@@ -464,11 +469,11 @@ def create_app(settings: Settings) -> FastAPI:
 
     # The panel is static files beside this package, not a Python package:
     # nothing but HTML, JS and CSS may be served from it.
-    panel_dir = str(Path(__file__).resolve().parent.parent / "panel")
+    panel_dir = str(FilePath(__file__).resolve().parent.parent / "panel")
     app.mount("/panel", StaticFiles(directory=panel_dir, html=True), name="panel")
     # Two demo hosts embedding the panel through its host adapter; the server
     # itself stays host-blind (no per-host branch anywhere in it).
-    hosts_dir = str(Path(__file__).resolve().parent.parent / "hosts")
+    hosts_dir = str(FilePath(__file__).resolve().parent.parent / "hosts")
     app.mount("/hosts", StaticFiles(directory=hosts_dir, html=True), name="hosts")
     return app
 

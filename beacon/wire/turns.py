@@ -109,10 +109,16 @@ SESSION_NEEDS_CHAT: dict[str, Any] = {
 }
 
 
+# Turn and session ids are the server's (``t_…``, ``s_…``): letters, digits, "_" and
+# "-". An id with a NUL or any other control byte is refused before any store sees it.
+ID_PATTERN = r"^[A-Za-z0-9_-]+$"
+ID_MAX = 64
+
+
 class TurnRequest(_Strict):
     model_config = ConfigDict(json_schema_extra=SESSION_NEEDS_CHAT)
 
-    session_id: str | None = Field(default=None, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")
+    session_id: str | None = Field(default=None, max_length=ID_MAX, pattern=ID_PATTERN)
     mode: Literal["chat", "single"] = "single"
     message: Question
     view_context: ViewContext | None = None
