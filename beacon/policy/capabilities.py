@@ -63,6 +63,13 @@ def granted_capabilities(tiers: Iterable[object]) -> frozenset[str]:
     return frozenset(granted)
 
 
+def withheld_capability(used: Iterable[str], tiers: Iterable[object]) -> str | None:
+    """The first capability a stored turn used that ``tiers`` no longer grant (a
+    replay or a transcript is decided again for the token as it stands), or None."""
+    granted = granted_capabilities(tiers)
+    return next((capability for capability in sorted(used) if capability not in granted), None)
+
+
 def capability_of(tool: object) -> str | None:
     """The capability a tool requires, or None for a tool outside the table."""
     spec = tool_spec(tool)

@@ -29,7 +29,8 @@ from beacon.llm.client import LlmConfig
 from beacon.loop.frames import Frame, terminal_error
 from beacon.loop.orchestrator import Turn, TurnDeps, new_turn_id
 from beacon.loop.pages import decide_page, fetch_more, has_more, serve_pending
-from beacon.policy.capabilities import TIERS, development_tiers
+from beacon.policy.capabilities import TIERS, development_tiers, withheld_capability
+from beacon.policy.notices import denial_notice
 from beacon.server.follow import StoreFollowers
 from beacon.server.guard import (
     EdgeLimits,
@@ -356,6 +357,13 @@ def create_app(settings: Settings) -> FastAPI:
                 # error now, not a stream cut after its headers.
                 first = await anyio.to_thread.run_sync(store.frames_since, turn_id, after)
                 return stream(followers.follow(turn_id, after, first))
+        # A finished turn is decided again for the token as it stands, like load-more:
+        # a replay is all or nothing (its bytes are the live stream's), so a turn
+        # that used a capability the caller has lost is refused whole.
+        used = await anyio.to_thread.run_sync(store.capabilities_used, [turn_id])
+        lost = withheld_capability(used.get(turn_id, ()), identity.tiers)
+        if lost is not None:
+            return _error(403, "denied", denial_notice(lost))
         frames = await anyio.to_thread.run_sync(store.frames_after, turn_id, after)
 
         async def replay() -> AsyncIterator[bytes]:
@@ -457,9 +465,22 @@ def create_app(settings: Settings) -> FastAPI:
         if owner != identity.sub:
             return _not_found("session")
         messages = await anyio.to_thread.run_sync(store.transcript, session_id)
+        used = await anyio.to_thread.run_sync(
+            store.capabilities_used, sorted({m.turn_id for m in messages})
+        )
+
+        def shown(turn_id: str, role: str, text: str) -> str:
+            # The answer of a turn that used a capability the caller has lost becomes
+            # its denial; the question is the caller's own. Order and count unchanged.
+            lost = withheld_capability(used.get(turn_id, ()), identity.tiers)
+            return denial_notice(lost) if lost is not None and role == "assistant" else text
+
         return {
             "session_id": session_id,
-            "messages": [{"turn_id": m.turn_id, "role": m.role, "text": m.text} for m in messages],
+            "messages": [
+                {"turn_id": m.turn_id, "role": m.role, "text": shown(m.turn_id, m.role, m.text)}
+                for m in messages
+            ],
         }
 
     @app.get("/", include_in_schema=False)

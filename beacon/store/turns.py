@@ -20,6 +20,7 @@ speak; a backend's ``_tx`` rewrites the placeholders where needed.
 
 from __future__ import annotations
 
+import base64
 import json
 import secrets
 import time
@@ -61,6 +62,7 @@ FrameRow = tuple[str, int, str, bytes]
 StoredFrame = tuple[int, bytes]
 T = TypeVar("T")
 KEY_CHECK_SAMPLE = 20
+SEALED_TOKEN = "sealed:"  # a narration_audit token sealed at rest (base64 after it)
 # Who owns the record a JSON read opens (its first key is the turn's or session's id).
 TURN_OWNER = "SELECT owner FROM turns WHERE id = ?"
 SESSION_OWNER = "SELECT owner FROM sessions WHERE id = ?"
@@ -381,7 +383,10 @@ class TurnStore:
                 tx.executemany(
                     "INSERT INTO narration_audit (turn_id, kind, rule, token, at) "
                     "VALUES (?, ?, ?, ?, ?)",
-                    [(turn_id, n["kind"], n["rule"], n["token"], now) for n in narration],
+                    [
+                        (turn_id, n["kind"], n["rule"], self._seal_token(n, owner, turn_id), now)
+                        for n in narration
+                    ],
                 )
                 if narrowing is not None:
                     self._write_narrowing(tx, *narrowing)
@@ -565,16 +570,49 @@ class TurnStore:
         with self._transaction() as tx:
             tx.executemany(AUDIT_INSERT, [_audit_values(row) for row in rows])
 
+    def _seal_token(self, row: Mapping[str, str], owner: str, turn_id: str) -> str:
+        """The dropped phrase is the model's or the user's words: sealed, as base64
+        text in its text column (kind and rule, the guard's own codes, stay clear)."""
+        sealed = self._seal(row["token"], owner, turn_id, "narration", row["kind"], row["rule"])
+        return SEALED_TOKEN + base64.b64encode(sealed).decode("ascii")
+
     def narration_drops(self, turn_id: str) -> list[dict[str, str]]:
         """The turn's narration audit rows, in the order they were made."""
-        rows = self._read(
-            lambda db: db.execute(
+
+        def read(db: Tx) -> tuple[str | None, list[Any]]:
+            rows = db.execute(
                 "SELECT kind, rule, token FROM narration_audit WHERE turn_id = ? "
                 f"ORDER BY {self._order}",
                 (turn_id,),
             ).fetchall()
+            return self._owner_of_turn(db, turn_id), rows
+
+        owner, rows = self._read(read)
+
+        def token(kind: str, rule: str, stored: str) -> str:
+            if not stored.startswith(SEALED_TOKEN):
+                return stored  # written before tokens were sealed
+            sealed = base64.b64decode(stored.removeprefix(SEALED_TOKEN))
+            return self._unseal_text(sealed, owner or "", turn_id, "narration", kind, rule)
+
+        return [{"kind": k, "rule": r, "token": token(k, r, t)} for k, r, t in rows]
+
+    def capabilities_used(self, turn_ids: Sequence[str]) -> dict[str, set[str]]:
+        """The capabilities each turn's allowed calls used, by turn (the PEP's rows)."""
+        if not turn_ids:
+            return {}
+        marks = ", ".join("?" for _ in turn_ids)
+        rows = self._read(
+            lambda db: db.execute(
+                f"SELECT turn_id, capability FROM audit WHERE turn_id IN ({marks}) "
+                "AND allowed = 1 AND capability IS NOT NULL",
+                tuple(turn_ids),
+            ).fetchall()
         )
-        return [{"kind": k, "rule": r, "token": t} for k, r, t in rows]
+        used: dict[str, set[str]] = {}
+        for turn_id, capability in rows:
+            used.setdefault(str(turn_id), set()).add(str(capability))
+        return used
 
     def audit_rows(self, turn_id: str) -> list[dict[str, Any]]:
         columns = ", ".join(AUDIT_COLUMNS)

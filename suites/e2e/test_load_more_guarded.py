@@ -81,3 +81,36 @@ def test_concurrent_load_mores_on_one_slot_each_get_the_next_page(stack: Stack) 
     assert len(ids) == 80 and len(set(ids)) == 80  # no page served twice
     displayed = sorted(reply["count"]["displayed"] for reply in replies)
     assert displayed == [20, 30, 40, 50, 60, 70, 80, 90]
+
+
+def test_a_downgraded_token_replays_no_turn_and_reads_no_answer_it_can_no_longer_see(
+    stack: Stack,
+) -> None:
+    full = stack.token(sub="relapsed")
+    events = run_turn(stack.chat_url, {"message": PANORAMAS, "mode": "chat"}, token=full)
+    assert events[-1].event == "done"
+    start = events[0].json()
+    turn_id, session_id = start["turn_id"], start["session_id"]
+    answer = events[-1].json()["answer"]
+
+    def read(token: str) -> tuple[httpx.Response, httpx.Response]:
+        headers = {"Authorization": f"Bearer {token}"}
+        replay = httpx.get(
+            f"{stack.chat_url}/v1/turns/{turn_id}/events", headers=headers, timeout=60
+        )
+        session = httpx.get(
+            f"{stack.chat_url}/v1/sessions/{session_id}", headers=headers, timeout=60
+        )
+        return replay, session
+
+    replay, session = read(stack.token(sub="relapsed", tiers=("essentials",)))
+    assert replay.status_code == 403 and replay.json()["error"]["code"] == "denied"
+    assert "Analytics" in replay.json()["error"]["message"]
+    assert "event:" not in replay.text  # not one frame of the turn
+    messages = session.json()["messages"]
+    assert [m["role"] for m in messages] == ["user", "assistant"]  # order and count kept
+    assert messages[0]["text"] == PANORAMAS  # the question is the caller's own
+    assert "Analytics" in messages[1]["text"] and messages[1]["text"] != answer
+    replay, session = read(full)  # the same user at full tier reads it all again
+    assert replay.status_code == 200 and "event: done" in replay.text
+    assert session.json()["messages"][1]["text"] == answer

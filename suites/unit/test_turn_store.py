@@ -39,6 +39,7 @@ SEALED = {
     "narrowing": ("body",),
     "pages": ("body",),
     "feedback": ("body",),
+    "narration_audit": ("token",),  # the dropped phrase: the model's or the user's words
 }
 
 
@@ -124,13 +125,18 @@ def test_content_is_not_stored_in_the_clear(backend: Backend) -> None:
         sources=[{"title": "secret source"}],
         pages={"search#1": {"secret": "page"}},
         narrowing=("s1", {"secret": "narrowing"}),
+        narration=[{"kind": "dropped", "rule": "free_count", "token": "secret phrase"}],
     )
     kept.save_feedback("t1", owner="u", rating="down", comment="secret comment")
     for table, columns in SEALED.items():
         rows = backend.sql(f"SELECT {', '.join(columns)} FROM {table}")
         assert rows, table
-        assert all(b"secret" not in bytes(value) for row in rows for value in row), table
+        stored = [v.encode() if isinstance(v, str) else bytes(v) for row in rows for v in row]
+        assert all(b"secret" not in value for value in stored), table
     assert kept.feedback("t1") == ("down", "secret comment")
+    assert kept.narration_drops("t1") == [
+        {"kind": "dropped", "rule": "free_count", "token": "secret phrase"}
+    ]
 
 
 def test_a_tampered_record_is_an_error_never_garbage(backend: Backend) -> None:
