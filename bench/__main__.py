@@ -16,7 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bench import concurrency, load, model_input, turn_overhead
+from bench import concurrency, load, model_input, restart, turn_overhead
 from bench.common import write_json
 
 BENCHES: tuple[
@@ -26,6 +26,7 @@ BENCHES: tuple[
     (concurrency.NAME, concurrency.run, concurrency.lines),
     (model_input.NAME, model_input.run, model_input.lines),
     (load.NAME, load.run, load.lines),
+    (restart.NAME, restart.run, restart.lines),
 )
 
 

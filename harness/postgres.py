@@ -149,6 +149,17 @@ def stop(directory: Path) -> int | None:
     return port
 
 
+def restart(directory: Path) -> None:
+    """Restart the cluster in ``directory`` as an operator would (``-m fast``: every
+    session is closed, the server is back on the same port): the fault tests' and
+    the restart bench's PostgreSQL restart."""
+    data = directory / "data"
+    _run(
+        [str(bindir() / "pg_ctl"), "-D", str(data), "-l", str(directory / "server.log"),
+         "-m", "fast", "-w", "-t", str(START_TIMEOUT_S), "restart"],
+    )  # fmt: skip
+
+
 def _claim(directory: Path) -> None:
     """Make ``directory`` (or find a cluster's there) the server user's alone: mode 0700."""
     if (

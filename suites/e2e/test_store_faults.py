@@ -9,7 +9,6 @@ succeed without anyone stepping in.
 
 from __future__ import annotations
 
-import os
 import subprocess
 import threading
 import time
@@ -24,7 +23,7 @@ from beacon.cli.up import free_port
 from beacon.store.crypto import new_key_slot
 from beacon.store.postgres import WORKER_LOCKS
 from harness.chat_process import chat_env, chat_process
-from harness.postgres import Cluster, bindir, throwaway_cluster
+from harness.postgres import Cluster, restart, throwaway_cluster
 from harness.stack import Stack, beacon_executable
 from harness.turn_streams import (
     PANORAMAS,
@@ -142,17 +141,6 @@ def test_a_process_whose_lock_connection_is_terminated_takes_it_back_and_ends_it
             assert _one_terminal_last(post(a, token, PANORAMAS).content) == "done"
 
 
-def _restart(cluster: Cluster) -> None:
-    command = [str(bindir() / "pg_ctl"), "-D", str(cluster.directory / "data")]
-    # A log file of its own: without one the server would hold our pipes open.
-    command += ["-l", str(cluster.directory / "server.log"), "-m", "fast", "-w", "-t", "60"]
-    command += ["restart"]
-    if os.geteuid() == 0:
-        command = ["runuser", "-u", "postgres", "--", *command]
-    done = subprocess.run(command, capture_output=True, text=True, timeout=90, check=False)
-    assert done.returncode == 0, done.stderr
-
-
 @pytest.fixture
 def own_cluster() -> Iterator[Cluster]:
     """A cluster of this test's own: restarting it disturbs no other test."""
@@ -171,7 +159,7 @@ def test_a_postgresql_restart_mid_turn_ends_the_turn_once_everywhere_and_the_nex
         assert turn.seen.wait(60) and turn.turn_id
         follower = Follow(b, token, turn.turn_id)
         time.sleep(0.5)  # the follower is attached and reading
-        _restart(own_cluster)
+        restart(own_cluster.directory)
         live = turn.join()
         followed = follower.join()
         _one_terminal_last(live)
