@@ -19,6 +19,7 @@ from xml.sax.saxutils import quoteattr
 ROOT = Path(__file__).resolve().parents[1]
 _SKIP = {
     ".venv",
+    ".beacon",  # an older Beacon's cluster, left in the checkout (now under XDG state)
     ".git",
     "node_modules",
     "mutants",
