@@ -38,6 +38,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from beacon.auth.errors import AuthError
 from beacon.auth.verify import Identity, Verifier
+from beacon.server.headers import headers_for, page_policy
 from beacon.wire.headers import SCENARIO_HEADER
 
 log = logging.getLogger(__name__)
@@ -297,4 +298,10 @@ async def unforeseen(request: Request, exc: Exception) -> JSONResponse:
     reference = secrets.token_hex(6)
     log.error("unforeseen error, reference %s", reference, exc_info=exc)
     message = f"the server failed on this request (reference {reference})"
-    return JSONResponse({"error": {"code": "internal", "message": message}}, status_code=500)
+    # Answered outside every middleware (Starlette's outermost handler): the security
+    # headers ride here themselves.
+    return JSONResponse(
+        {"error": {"code": "internal", "message": message}},
+        status_code=500,
+        headers=headers_for(request.url.path, page_policy()),
+    )

@@ -39,6 +39,9 @@ async def test_anything_unforeseen_is_a_coded_500_without_internals() -> None:
     assert response.status_code == 500
     assert response.json()["error"]["code"] == "internal"
     assert "secret" not in response.text and "RuntimeError" not in response.text
+    # Outside every middleware, the 500 carries the security headers itself.
+    assert response.headers["x-content-type-options"] == "nosniff"
+    assert response.headers["content-security-policy"].startswith("default-src 'none'")
 
 
 def _without_iat(exp: int) -> str:
