@@ -1,4 +1,5 @@
-"""The harness's ``beacon`` commands: sweep, boundaries, check-executed, audit, probe, verify.
+"""The harness's ``beacon`` commands: sweep, boundaries, check-executed, audit, probe, verify,
+audit-upstream.
 
 ``register`` is the ``harness`` entry point of the ``beacon.commands`` group
 (pyproject.toml): ``beacon.cli.main`` calls it with its typer app at start, so
@@ -279,6 +280,60 @@ def _verify(
     raise typer.Exit(report.exit_code)
 
 
+def _audit_upstream(
+    mcp: Annotated[
+        str | None, typer.Option(help="the upstream's streamable-HTTP MCP URL")
+    ] = None,
+    token: Annotated[str | None, typer.Option(help="a bearer the upstream accepts")] = None,
+    stdio: Annotated[
+        str | None, typer.Option(help='instead of --mcp: a stdio server to start, "CMD ARGS"')
+    ] = None,
+    json_: Annotated[Path | None, typer.Option("--json", help="JSON report path")] = None,
+    junit: Annotated[Path | None, typer.Option(help="JUnit XML path (one case per tool)")] = None,
+    html: Annotated[Path | None, typer.Option(help="HTML report path")] = None,
+    contract_out: Annotated[
+        Path | None, typer.Option(help="write the declared upstream contract (YAML) here")
+    ] = None,
+    max_pages: Annotated[
+        int, typer.Option(help="the most pages one cursor walk reads (a budget of calls)")
+    ] = 10,
+) -> None:
+    """How honestly an MCP server's list and search tools account for their results.
+
+    Exit 0 no fail finding, 1 some, 2 usage, 3 unreachable or authorization refused.
+    """
+    from harness.audit_upstream import (
+        EXIT_TARGET,
+        EXIT_USAGE,
+        AuditOptions,
+        AuditUsageError,
+        TargetUnavailable,
+        run_audit,
+    )
+    from harness.audit_upstream.contract import contract_from, write_contract
+    from harness.audit_upstream.report import write_html, write_json, write_junit
+
+    options = AuditOptions(mcp, token, stdio, max_pages, progress=typer.echo)
+    try:
+        report = run_audit(options)
+    except AuditUsageError as exc:
+        typer.echo(f"audit-upstream: {exc}", err=True)
+        raise typer.Exit(EXIT_USAGE) from exc
+    except TargetUnavailable as exc:
+        typer.echo(f"audit-upstream: {exc}", err=True)
+        raise typer.Exit(EXIT_TARGET) from exc
+    written = [str(write_json(report, json_))] if json_ else []
+    written += [str(write_junit(report, junit))] if junit else []
+    written += [str(write_html(report, html))] if html else []
+    written += [str(write_contract(contract_from(report), contract_out))] if contract_out else []
+    failing = sum(1 for t in report.tools if t.failed)
+    typer.echo(
+        f"audit-upstream: {len(report.tools)} tools, {failing} with a fail finding"
+        + (f"; wrote {', '.join(written)}" if written else "")
+    )
+    raise typer.Exit(report.exit_code)
+
+
 def register(app: typer.Typer) -> None:
     app.command("sweep")(_sweep)
     app.add_typer(boundaries_app, name="boundaries")
@@ -286,3 +341,4 @@ def register(app: typer.Typer) -> None:
     app.add_typer(audit_app, name="audit")
     app.command("probe")(_probe)
     app.command("verify")(_verify)
+    app.command("audit-upstream")(_audit_upstream)
