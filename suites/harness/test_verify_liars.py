@@ -15,12 +15,14 @@ import asyncio
 import json
 import math
 import os
+import socketserver
 import subprocess
 import sys
 import threading
 import time
 import uuid
 from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -30,7 +32,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 
 from harness.inproc import serving
-from harness.verify import CHECKS, EXIT_FAILED
+from harness.verify import CHECKS, EXIT_FAILED, VerifyOptions, VerifyTargetError, run_verify
 from harness.verify.bounded import MAX_FRAMES, MAX_LINE_BYTES
 
 pytestmark = pytest.mark.e2e
@@ -290,13 +292,13 @@ def test_a_line_that_never_ends_stops_at_the_line_cap_in_bounded_memory(tmp_path
             *("--target", origin, "--token", GOOD, "--other-token", OTHER),
             *("--turn-deadline", "8", "--check", "turn.stream"),
         )
+    assert ran.max_rss_mb < MAX_RSS_MB, ran.max_rss_mb  # iter_lines: 1.9 GB in 18 s
     assert ran.code == EXIT_FAILED, ran.stdout
     capped = ran.failed("turn.stream")
     assert len(capped) == 8, ran.stdout
     cap = f"a line of the stream passed {MAX_LINE_BYTES:,} bytes without ending"
     assert all(cap in c["message"] for c in capped), [c["message"] for c in capped]
     assert max(c["seconds"] for c in capped) < 8, [c["seconds"] for c in capped]
-    assert ran.max_rss_mb < MAX_RSS_MB, ran.max_rss_mb
 
 
 @pytest.mark.timeout(120)
@@ -307,9 +309,44 @@ def test_valid_frames_forever_stop_at_the_frame_cap_in_bounded_memory(tmp_path: 
             *("--target", origin, "--token", GOOD, "--other-token", OTHER),
             *("--turn-deadline", "30", "--check", "turn.stream", "--workers", "2"),
         )
+    assert ran.max_rss_mb < MAX_RSS_MB, ran.max_rss_mb
     assert ran.code == EXIT_FAILED, ran.stdout
     capped = ran.failed("turn.stream")
     assert len(capped) == 8, ran.stdout
     cap = f"the stream passed {MAX_FRAMES:,} frames; reading stopped at the frame cap"
     assert all(cap in c["message"] for c in capped), [c["message"] for c in capped]
-    assert ran.max_rss_mb < MAX_RSS_MB, ran.max_rss_mb
+
+
+class _Trickle(socketserver.BaseRequestHandler):
+    """Answers a turn with response headers a byte every 50 ms, never finished (a read
+    timeout is reset by each byte; h11 gives up only at 16 KiB of them, 14 minutes)."""
+
+    def handle(self) -> None:
+        request = self.request.recv(65_536)
+        if not request.startswith(b"POST /v1/turns"):
+            self.request.sendall(b"HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\n\r\n")
+            return
+        self.request.sendall(b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\nx-slow: ")
+        beat = threading.Event()  # never set: a bounded pause
+        with suppress(OSError):
+            while not beat.wait(0.05):
+                self.request.sendall(b"a")
+
+
+@pytest.mark.timeout(30, method="thread")  # in process: a hang ends the run, red
+def test_headers_trickled_forever_are_cut_at_the_deadline_by_the_watchdog() -> None:
+    server = socketserver.ThreadingTCPServer(("127.0.0.1", 0), _Trickle)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    origin = f"http://127.0.0.1:{server.server_address[1]}"
+    began = time.monotonic()
+    try:
+        # No turn ever got its headers: not a stream to judge (exit 3), said in one line.
+        with pytest.raises(VerifyTargetError, match=r"did not end within 2 s"):
+            run_verify(
+                VerifyOptions(target=origin, token=GOOD, checks=("turn.stream",), deadline_s=2.0)
+            )
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert time.monotonic() - began < 12  # two waves of four turns, 2 s each
