@@ -214,7 +214,11 @@ def _verify(
     leeway: Annotated[float, typer.Option(help="the target's clock leeway, seconds")] = 30.0,
     workers: Annotated[int, typer.Option(help="turns made side by side")] = 4,
     turn_deadline: Annotated[
-        float, typer.Option(help="the most one turn's stream may take, seconds")
+        float,
+        typer.Option(
+            help="the most one turn's stream may take, seconds, from the request's start "
+            "(heartbeats do not extend it)"
+        ),
     ] = 90.0,
 ) -> None:
     """The honesty conformance suite against any frame-protocol chat server.
@@ -281,9 +285,7 @@ def _verify(
 
 
 def _audit_upstream(
-    mcp: Annotated[
-        str | None, typer.Option(help="the upstream's streamable-HTTP MCP URL")
-    ] = None,
+    mcp: Annotated[str | None, typer.Option(help="the upstream's streamable-HTTP MCP URL")] = None,
     token: Annotated[str | None, typer.Option(help="a bearer the upstream accepts")] = None,
     stdio: Annotated[
         str | None, typer.Option(help='instead of --mcp: a stdio server to start, "CMD ARGS"')
