@@ -16,6 +16,7 @@ from mcp_types import INVALID_PARAMS, CallToolResult, TextContent
 
 from beacon.upstream.mcp_client import MAX_EVENT_BYTES
 from beacon.wire.accounting import ACCOUNTING_META_KEY, Accounting
+from beacon.wire.contract import drift, stub_contract
 from harness.inproc import serving
 from stub_server.mcp_app import PROTOCOL_VERSION, create_app
 from stub_server.photo_detail import MEASURED_RESULT_BYTES
@@ -365,3 +366,45 @@ async def test_the_request_log_records_every_call_in_order(stub: Stub) -> None:
         ("get_project", {"project_id": HARBOR}, "legacy-upstream", "contract-user"),
     ]
     assert entries[1]["seq"] == entries[0]["seq"] + 1
+
+
+# One call per counted tool: the smallest arguments that make it answer.
+CONTRACT_CALLS: dict[str, dict[str, Any]] = {
+    "search_photos": {"project_id": HARBOR, "query": "missing hard hats"},
+    "query_data": {"project_id": HARBOR, "question": "How many open safety findings?"},
+    "list_projects": {},
+    "list_levels": {"project_id": HARBOR},
+    "list_annotations": {"project_id": HARBOR},
+    "search_documents": {"project_id": HARBOR, "query": "fire stopping"},
+    "get_progress_summary": {"project_id": HARBOR},
+    "get_clash_report": {"project_id": HARBOR},
+}
+
+
+def _at(document: Any, pointer: str) -> Any:
+    for part in pointer.strip("/").split("/"):
+        assert isinstance(document, dict) and part in document, (pointer, part)
+        document = document[part]
+    return document
+
+
+async def test_the_stubs_declared_contract_names_its_tools_and_where_its_accounting_lives(
+    stub: Stub,
+) -> None:
+    contract = stub_contract()
+    async with session(stub) as mcp:
+        listed = [tool.name for tool in (await mcp.list_tools()).tools]
+        assert drift(contract, listed) == ([], [])
+        counted = {n for n, t in contract["tools"].items() if t["result_kind"] is not None}
+        assert counted == set(CONTRACT_CALLS)
+        for name, arguments in CONTRACT_CALLS.items():
+            tool = contract["tools"][name]
+            raw = (await mcp.call_tool(name, arguments)).model_dump(by_alias=True)
+            assert raw["isError"] is False, (name, raw["content"])
+            assert isinstance(_at(raw, tool["items"]), list), name
+            assert isinstance(_at(raw, tool["has_more"]), bool), name
+            cursor = _at(raw, tool["cursor"])
+            assert cursor is None or isinstance(cursor, str), name
+            # Exactly one population field is declared, and it is a count.
+            (population,) = [tool[k] for k in ("total", "total_lower_bound") if tool[k]]
+            assert isinstance(_at(raw, population), int), name
