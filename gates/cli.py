@@ -1,38 +1,63 @@
-"""The gates' ``beacon`` commands: ``beacon gate observe``, ``promote``, ``history``.
+"""The gates' `beacon` commands: `beacon gate observe`, `promote`, `history`.
 
-``register`` is the ``gates`` entry point of the ``beacon.commands`` group
-(pyproject.toml). The arguments pass through to each gate's own ``main``
-(argparse), whose return value is the exit code: 0 open, 1 failing evidence,
-2 usage, 5 stale sweep.
+`register` is the `gates` entry point of the `beacon.commands` group
+(pyproject.toml). observe and promote take typed options (so `-h` is typer's, and
+exits 0) and hand them to each gate's own `main` (argparse), whose return value is
+the exit code: 0 open, 1 failing evidence, 2 usage, 5 stale sweep.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Literal
 
 import typer
 
 gate_app = typer.Typer(
     no_args_is_help=True, help="Gates: exit 0 open, 1 failing, 2 usage, 5 stale."
 )
-_PASS_THROUGH = {"allow_extra_args": True, "ignore_unknown_options": True, "help_option_names": []}
+RootOpt = Annotated[Path, typer.Option(help="the checkout the gate decides for")]
+JunitOpt = Annotated[
+    Path | None, typer.Option(help="the run's JUnit XML (default: the one under reports/)")
+]
+BypassOpt = Annotated[
+    str | None,
+    typer.Option(
+        metavar="REASON", help="override a stale sweep, and nothing else; the reason is stamped"
+    ),
+]
 
 
-@gate_app.command("observe", context_settings=_PASS_THROUGH)
-def _observe(ctx: typer.Context) -> None:
-    """May a change be called done? (--junit PATH, --bypass REASON, --root DIR)"""
+def _argv(root: Path, junit: Path | None, bypass: str | None) -> list[str]:
+    return (
+        ["--root", str(root)]
+        + (["--junit", str(junit)] if junit else [])
+        + (["--bypass", bypass] if bypass is not None else [])
+    )
+
+
+@gate_app.command("observe")
+def _observe(root: RootOpt = Path("."), junit: JunitOpt = None, bypass: BypassOpt = None) -> None:
+    """May a change be called done? Reads the JUnit record whole and the latest sweep."""
     from gates.observe import main
 
-    raise typer.Exit(main(list(ctx.args)))
+    raise typer.Exit(main(_argv(root, junit, bypass)))
 
 
-@gate_app.command("promote", context_settings=_PASS_THROUGH)
-def _promote(ctx: typer.Context) -> None:
-    """Promote dev → qa → prod (--from, --to, --junit, --bypass REASON, --root)."""
+@gate_app.command("promote")
+def _promote(
+    source: Annotated[
+        Literal["dev", "qa"], typer.Option("--from", help="the channel promoted from")
+    ],
+    target: Annotated[Literal["qa", "prod"], typer.Option("--to", help="the channel promoted to")],
+    root: RootOpt = Path("."),
+    junit: JunitOpt = None,
+    bypass: BypassOpt = None,
+) -> None:
+    """Promote dev → qa → prod: builds the wheel once, tests it installed, records its sha256."""
     from gates.promote import main
 
-    raise typer.Exit(main(list(ctx.args)))
+    raise typer.Exit(main(["--from", source, "--to", target, *_argv(root, junit, bypass)]))
 
 
 @gate_app.command("history")

@@ -129,7 +129,9 @@ def _probe(
     name: Annotated[str | None, typer.Argument(help="probe name")] = None,
     list_: Annotated[bool, typer.Option("--list", help="list the probes")] = False,
     all_: Annotated[bool, typer.Option("--all", help="run every probe")] = False,
-    scenario: str = "default",
+    scenario: Annotated[
+        str, typer.Option(help="the stub scenario of the fresh stack (`beacon stub-mcp -h`)")
+    ] = "default",
     target: Annotated[
         str | None, typer.Option(help="a deployment's chat URL, instead of a fresh stack")
     ] = None,
@@ -212,7 +214,11 @@ def _verify(
         list[str] | None, typer.Option("--question", help="ask this instead of the defaults")
     ] = None,
     leeway: Annotated[float, typer.Option(help="the target's clock leeway, seconds")] = 30.0,
-    workers: Annotated[int, typer.Option(help="turns made side by side")] = 4,
+    concurrency: Annotated[int, typer.Option(help="turns made side by side")] = 4,
+    # The old name, kept for scripts; `up`/`serve --workers` are processes, this never was.
+    workers: Annotated[
+        int | None, typer.Option(hidden=True, help="old name of --concurrency")
+    ] = None,
     turn_deadline: Annotated[
         float,
         typer.Option(
@@ -251,7 +257,7 @@ def _verify(
         baseline=baseline,
         questions=tuple(question or ()),
         leeway_s=leeway,
-        workers=workers,
+        workers=concurrency if workers is None else workers,
         deadline_s=turn_deadline,
         progress=typer.echo,
     )

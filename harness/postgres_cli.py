@@ -1,4 +1,4 @@
-"""``beacon postgres start|stop``: a local PostgreSQL for several chat processes, for one user.
+"""``beacon postgres start|stop|status``: a local PostgreSQL for several chat processes.
 
 ``register`` is the ``postgres`` entry point of the ``beacon.commands`` group
 (pyproject.toml). ``start`` creates (once) and starts a cluster in
@@ -7,7 +7,8 @@
 database URL as ``db: URL``, where the password is kept and how to hand the URL
 to ``beacon up --workers N`` (``--db`` or ``BEACON_DB``); run again, it prints
 the same. ``stop`` stops it and says so (the directory stays until you delete
-it). Debian's ``postgresql`` package provides the server.
+it). ``status`` says whether it runs, on which port, in which directory.
+Debian's ``postgresql`` package provides the server.
 """
 
 from __future__ import annotations
@@ -89,8 +90,26 @@ def _stop(directory: DirOpt = None) -> None:
         typer.echo(f"stopped: the PostgreSQL cluster in {where} (port {port})")
 
 
+def _status(directory: DirOpt = None) -> None:
+    """Say whether the cluster in DIR runs, and on which port (exit 0 running, 1 not)."""
+    # The private reader `stop` uses too: harness/postgres.py has no public one yet.
+    from harness.postgres import PostgresUnavailable
+    from harness.postgres import _running_port as running_port
+
+    where = _directory(directory)
+    try:
+        port = running_port(where / "data")
+    except (PostgresUnavailable, OSError) as exc:
+        _fail("status", exc)
+    if port is None:
+        typer.echo(f"not running: no PostgreSQL cluster runs in {where}")
+        raise typer.Exit(1)
+    typer.echo(f"running on port {port} in {where}")
+
+
 def register(app: typer.Typer) -> None:
     group = typer.Typer(help="A local PostgreSQL, yours alone, for several chat processes.")
     group.command("start")(_start)
     group.command("stop")(_stop)
+    group.command("status")(_status)
     app.add_typer(group, name="postgres")

@@ -21,20 +21,30 @@ class AskError(RuntimeError):
     scenario."""
 
 
+class Unreachable(AskError):
+    """The server named could not be reached: no connection, a bad URL, no answer in time."""
+
+
+class TokenRefused(AskError):
+    """The chat server answered 401: the bearer is malformed, expired or signed by another key."""
+
+
 @contextmanager
 def reaching(what: str, url: str) -> Iterator[None]:
     """Turns the HTTP client's failures to reach ``url`` into an ``AskError`` of one line."""
     try:
         yield
     except httpx.UnsupportedProtocol as exc:
-        raise AskError(f"{what} URL {url!r} is not a usable http:// or https:// URL") from exc
+        raise Unreachable(f"{what} URL {url!r} is not a usable http:// or https:// URL") from exc
     except httpx.InvalidURL as exc:
-        raise AskError(f"{what} URL {url!r} is not a valid URL: {exc}") from exc
+        raise Unreachable(f"{what} URL {url!r} is not a valid URL: {exc}") from exc
     except httpx.TimeoutException as exc:
-        raise AskError(f"{what} at {url} did not answer in time ({type(exc).__name__})") from exc
+        raise Unreachable(f"{what} at {url} did not answer in time ({type(exc).__name__})") from exc
     except (httpx.HTTPError, OSError) as exc:
         reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        raise AskError(f"cannot reach the {what} at {url}: {reason}") from exc
+        raise Unreachable(
+            f"cannot reach the {what} at {url}: {reason} (is `beacon up` running? give its URL)"
+        ) from exc
 
 
 def mint_token(mcp_origin: str, *, tier: str, sub: str = "dev-user") -> str:
@@ -105,12 +115,27 @@ def run_turn(
     ):
         if response.status_code != 200:
             text = " ".join(response.read().decode(errors="replace").split())
+            if response.status_code == 401:
+                raise TokenRefused(
+                    f"the chat server refused the token ({_error_code(text)}): mint one with "
+                    "`beacon token --mcp MCP_URL` or leave --token out"
+                )
             raise AskError(f"the chat server answered HTTP {response.status_code}: {text[:300]}")
         for event in parse_sse(response.iter_lines()):
             events.append(event)
             if on_event is not None:
                 on_event(event)
     return events
+
+
+def _error_code(body: str) -> str:
+    """The server's error code from a JSON error body, never the body itself."""
+    try:
+        error = json.loads(body).get("error")
+        code = error.get("code") if isinstance(error, dict) else error
+    except (ValueError, AttributeError):
+        code = None
+    return code if isinstance(code, str) and code.isidentifier() else "HTTP 401"
 
 
 def describe(event: SseEvent) -> str:

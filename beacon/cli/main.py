@@ -12,14 +12,16 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable, Iterable
-from importlib.metadata import EntryPoint, entry_points
-from typing import Annotated, Literal, cast, get_args
+from importlib.metadata import EntryPoint, PackageNotFoundError, entry_points, version
+from typing import Annotated, Literal, NoReturn, cast, get_args
 
 import typer
 from rich.console import Console
 
 from beacon.cli.ask import (
     AskError,
+    TokenRefused,
+    Unreachable,
     check_scenario,
     describe,
     final_answer,
@@ -27,6 +29,7 @@ from beacon.cli.ask import (
     run_turn,
     turn_error,
 )
+from beacon.cli.errors import FLAGS, Exit, check_database, check_port_free, fail
 from beacon.cli.up import DevStack, UpError, print_urls, serve_until_signal
 from beacon.extras import extra_for, install_hint, missing_extra
 from beacon.store.backends import is_postgres
@@ -40,9 +43,47 @@ STUB_COMMANDS: tuple[str, ...] = ("stub-mcp", "stub-llm")
 app = typer.Typer(
     add_completion=False,
     no_args_is_help=True,
-    help="``beacon`` commands: up, serve, token, ask, demo, and those the stub, the harness "
+    # Inherited by every sub-command and group (click passes it down the contexts).
+    context_settings={"help_option_names": ["-h", "--help"]},
+    pretty_exceptions_enable=False,
+    help="beacon commands: up, serve, token, ask, demo, and those the stub, the harness "
     "and the gates install (stub-mcp, stub-llm, sweep, gate, …).",
 )
+
+
+def _package_version() -> str:
+    try:
+        return version("beacon")
+    except PackageNotFoundError:  # a checkout run without installing it
+        return "unknown (not installed)"
+
+
+def _print_version(given: bool) -> None:
+    if given:
+        typer.echo(f"beacon {_package_version()}")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _root(
+    _version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            is_eager=True,
+            callback=_print_version,
+            help="print the installed version and exit",
+        ),
+    ] = False,
+    debug: Annotated[
+        bool,
+        typer.Option(
+            "--debug", help="on an expected failure, print the traceback before its one line"
+        ),
+    ] = False,
+) -> None:
+    FLAGS.debug = debug
+
 
 DEMO_QUESTIONS = (
     "How many open safety findings are on level 3 of Harbor Tower?",
@@ -51,7 +92,7 @@ DEMO_QUESTIONS = (
 )
 ScenarioOpt = Annotated[
     str,
-    typer.Option(help="stub scenario for this process (`beacon stub-mcp --help` lists them)"),
+    typer.Option(help="the stub's scenario (`beacon stub-mcp --help` lists them)"),
 ]
 # The licence tiers (beacon.policy.capabilities.TIERS; a unit test holds them equal).
 Tier = Literal["essentials", "professional", "enterprise", "enterprise_ai"]
@@ -60,12 +101,39 @@ TierOpt = Annotated[Tier, typer.Option(help="the licence tier the token carries"
 WorkersOpt = Annotated[
     int, typer.Option(min=1, max=32, help="chat server processes on one port (PostgreSQL store)")
 ]
+HostOpt = Annotated[str, typer.Option(help="the address to listen on (loopback by default)")]
+AccessLogOpt = Annotated[
+    bool,
+    typer.Option(
+        "--access-log",
+        help="one line per request: method, path, status, ms, turn id (never bodies or queries)",
+    ),
+]
+
+
+def stub_scenarios() -> tuple[str, ...] | None:
+    """The scenarios the installed stub accepts: its registered `stub-mcp` command's
+    `scenario_choices` (the product does not import the stub); None if it names none."""
+    for command in app.registered_commands:
+        if command.name == "stub-mcp" and command.callback is not None:
+            choices = getattr(command.callback, "scenario_choices", None)
+            return tuple(str(c) for c in choices) if choices is not None else None
+    return None
+
+
+def _check_scenario(command: str, scenario: str) -> None:
+    """An unknown scenario is refused before any process starts."""
+    known = stub_scenarios()
+    if known is not None and scenario not in known:
+        fail(
+            command, f"unknown scenario {scenario!r} (`beacon stub-mcp -h` lists them)", Exit.USAGE
+        )
 
 
 @app.command()
 def up(
     scenario: ScenarioOpt = "default",
-    chat_port: Annotated[int, typer.Option(help="0 picks a free port")] = 0,
+    chat_port: Annotated[int, typer.Option(help="the chat server's port; 0 picks a free one")] = 0,
     workers: WorkersOpt = 1,
     db: Annotated[
         str | None,
@@ -77,14 +145,18 @@ def up(
 ) -> None:
     """Start stub MCP, stub LLM and the chat server on loopback; Ctrl-C stops all three."""
     _require_stub_commands("up")
+    # Everything that can be refused is refused before the first process starts.
+    _check_scenario("up", scenario)
     _check_workers("up", workers, db)
+    check_port_free("up", "127.0.0.1", chat_port, "--chat-port")
+    if db and is_postgres(db):
+        check_database("up", db)
     stack = DevStack(scenario, chat_port, workers=workers, db=db)
     try:
         stack.start()
     except (UpError, OSError) as exc:
         stack.shutdown()
-        typer.echo(f"beacon up failed: {exc}", err=True)
-        raise typer.Exit(1) from exc
+        fail("up", f"{exc} (its own error is above)", Exit.FAILED, exc)
     except KeyboardInterrupt:
         stack.shutdown()
         raise typer.Exit(130) from None
@@ -95,11 +167,16 @@ def up(
 
 @app.command()
 def serve(
-    port: Annotated[int, typer.Option()], host: str = "127.0.0.1", workers: WorkersOpt = 1
+    port: Annotated[int, typer.Option(help="the port to listen on")],
+    host: HostOpt = "127.0.0.1",
+    workers: WorkersOpt = 1,
+    access_log: AccessLogOpt = False,
 ) -> None:
-    """Run the chat server (settings from BEACON_* environment variables)."""
+    """Run the chat server (settings from BEACON_* environment variables); prints
+    `listening on http://HOST:PORT` once it accepts connections."""
     import uvicorn
 
+    from beacon.cli.access_log import APP_FACTORY, LOGGED_APP_FACTORY, run_listening
     from beacon.server.limits import LimitedH11Protocol, connection_limits
     from beacon.server.settings import SettingsError, settings_from_env
 
@@ -107,18 +184,21 @@ def serve(
         settings = settings_from_env()
         connection_limits(settings)  # a cap the fd limit cannot serve refuses the start
     except SettingsError as exc:
-        typer.echo(f"beacon serve: {exc}", err=True)
-        raise typer.Exit(2) from exc
+        fail("serve", str(exc), Exit.USAGE, exc)
     _check_workers("serve", workers, settings.db)
+    check_port_free("serve", host, port, "--port")
+    if is_postgres(settings.db):
+        check_database("serve", settings.db)
     # Several workers share one port (uvicorn's supervisor); each builds its own app
     # from the same environment, and they meet in the store.
-    uvicorn.run(
-        "beacon.server.app:app_from_env",
+    config = uvicorn.Config(
+        LOGGED_APP_FACTORY if access_log else APP_FACTORY,
         factory=True,
         workers=workers,
         host=host,
         port=port,
         log_level="warning",
+        access_log=False,  # uvicorn's own line carries the query string: ours does not
         # h11, not httptools: h11 refuses a request head (line and headers) over
         # its cap, where httptools took a 60 MB header whole. The body's cap is
         # the app's (beacon/server/guard.py), checked before the body is read.
@@ -129,6 +209,7 @@ def serve(
         h11_max_incomplete_event_size=settings.max_header_bytes,
         timeout_keep_alive=settings.keep_alive_s,
     )
+    run_listening(config)
 
 
 def _check_workers(command: str, workers: int, db: str | None) -> None:
@@ -156,18 +237,34 @@ def _mcp_origin(mcp: str | None) -> str:
     return url.removesuffix("/mcp")
 
 
+McpOpt = Annotated[
+    str | None,
+    typer.Option(help="the stub MCP URL (the `mcp:` line of `beacon up`; or BEACON_MCP_URL)"),
+]
+
+
+def _ask_failed(command: str, exc: AskError) -> NoReturn:
+    code = (
+        Exit.UNREACHABLE
+        if isinstance(exc, Unreachable)
+        else Exit.TOKEN_REFUSED
+        if isinstance(exc, TokenRefused)
+        else Exit.FAILED
+    )
+    fail(command, str(exc), code, exc)
+
+
 @app.command()
 def token(
     tier: TierOpt = "enterprise_ai",
-    sub: str = "dev-user",
-    mcp: str | None = None,
+    sub: Annotated[str, typer.Option(help="the token's subject (the user id)")] = "dev-user",
+    mcp: McpOpt = None,
 ) -> None:
     """Print a dev token minted by the stub MCP server (valid for one hour)."""
     try:
         typer.echo(mint_token(_mcp_origin(mcp), tier=tier, sub=sub))
     except AskError as exc:
-        typer.echo(f"beacon token: {exc}", err=True)
-        raise typer.Exit(1) from exc
+        _ask_failed("token", exc)
 
 
 def _ask_and_print(
@@ -204,10 +301,20 @@ def _ask_and_print(
 
 @app.command()
 def ask(
-    question: str,
-    chat: str | None = None,
-    mcp: str | None = None,
-    bearer: Annotated[str | None, typer.Option("--token")] = None,
+    question: Annotated[str, typer.Argument(help="the question, quoted")],
+    chat: Annotated[
+        str | None,
+        typer.Option(
+            help="the chat server URL (the `chat:` line of `beacon up`; or BEACON_CHAT_URL)"
+        ),
+    ] = None,
+    mcp: McpOpt = None,
+    bearer: Annotated[
+        str | None,
+        typer.Option(
+            "--token", help="a bearer the chat server accepts (default: minted via --mcp)"
+        ),
+    ] = None,
     mode: Annotated[
         Literal["single", "chat"], typer.Option(help="chat keeps a transcript")
     ] = "single",
@@ -234,8 +341,7 @@ def ask(
             check_scenario(mcp_url, scenario, bearer)
         ok = _ask_and_print(chat_url, question, bearer, mode, scenario, locale)
     except AskError as exc:
-        typer.echo(f"beacon ask: {exc}", err=True)
-        raise typer.Exit(1) from exc
+        _ask_failed("ask", exc)
     raise typer.Exit(0 if ok else 1)
 
 
@@ -247,6 +353,7 @@ def demo(scenario: ScenarioOpt = "default") -> None:
     prints no panel URL: its servers are gone by then.
     """
     _require_stub_commands("demo")
+    _check_scenario("demo", scenario)
     stack = DevStack(scenario)
     # Every process the demo started is stopped on every way out but one: serving on.
     serving = False
@@ -342,11 +449,20 @@ def main() -> None:
     except ModuleNotFoundError as exc:
         # A command of the harness or the PostgreSQL tooling run without its extra.
         extra = extra_for(exc)
-        if extra is None:
+        if extra is None or FLAGS.debug:
             raise
         command = " ".join(arg for arg in sys.argv[1:3] if not arg.startswith("-"))
         print(f"beacon {command}: {install_hint(extra, exc.name or extra)}", file=sys.stderr)
         sys.exit(2)
+    except Exception as exc:  # unforeseen: one line; --debug shows where it came from
+        if FLAGS.debug:
+            raise
+        print(
+            f"beacon: unexpected {type(exc).__name__}: {' '.join(str(exc).split())[:300]} "
+            "(run again with `beacon --debug …` for the traceback)",
+            file=sys.stderr,
+        )
+        sys.exit(1)
 
 
 if __name__ == "__main__":

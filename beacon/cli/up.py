@@ -1,6 +1,6 @@
-"""``beacon up``: stub MCP, stub LLM and chat server as child processes.
+"""`beacon up`: stub MCP, stub LLM and chat server as child processes.
 
-Prints ``chat: URL``, ``mcp: URL``, ``llm: URL`` and then ``ready`` (SPEC
+Prints `chat: URL`, `mcp: URL`, `llm: URL` and then `ready` (SPEC
 §2.4; other tools parse these lines), and stops all three on Ctrl-C.
 """
 
@@ -95,7 +95,13 @@ class DevStack:
         self.stop = threading.Event()
 
     def _spawn(self, *args: str, env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
-        proc = subprocess.Popen([*beacon_command(), *args], env={**os.environ, **(env or {})})
+        # The children's `listening on` lines stay out of `up`'s own stdout, which other
+        # tools parse (the `chat:`/`mcp:`/`llm:` lines, then `ready`); errors still show.
+        proc = subprocess.Popen(
+            [*beacon_command(), *args],
+            env={**os.environ, **(env or {})},
+            stdout=subprocess.DEVNULL,
+        )
         self.procs.append(proc)
         return proc
 

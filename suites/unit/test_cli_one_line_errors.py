@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 
 from beacon.cli import main as cli
 from beacon.cli.ask import AskError, mint_token, reaching, run_turn
+from beacon.cli.errors import Exit
 from beacon.cli.up import UpError, Urls
 from beacon.policy.capabilities import TIERS
 
@@ -66,17 +67,17 @@ def test_stub_mcp_help_lists_the_scenarios() -> None:
         ("http://", "is not a usable http:// or https:// URL"),
     ],
 )
-def test_token_at_a_bad_url_is_one_line_and_exit_1(url: str, says: str) -> None:
+def test_token_at_a_bad_url_is_one_line_and_exit_3(url: str, says: str) -> None:
     done = invoke("token", "--mcp", url)
-    assert done.exit_code == 1
+    assert done.exit_code == Exit.UNREACHABLE
     assert one_line(done.output) and says in done.output
     assert not isinstance(done.exception, httpx.HTTPError)
 
 
 @pytest.mark.parametrize("chat", [DEAD, "nope", "http://[::1"])
-def test_ask_at_a_bad_chat_url_is_one_line_and_exit_1(chat: str) -> None:
+def test_ask_at_a_bad_chat_url_is_one_line_and_exit_3(chat: str) -> None:
     done = invoke("ask", "How many?", "--chat", chat, "--token", "t")
-    assert done.exit_code == 1, done.output
+    assert done.exit_code == Exit.UNREACHABLE, done.output
     assert one_line(done.output) and done.output.startswith("beacon ask: ")
 
 
@@ -195,7 +196,7 @@ def test_up_stops_what_it_started_when_a_child_fails(
         raise UpError("`beacon stub-mcp` exited with 2 before http://x/healthz answered")
 
     monkeypatch.setattr(FakeStack, "start", start)
-    done = invoke("up", "--scenario", "typo")
+    done = invoke("up")
     assert done.exit_code == 1
     assert one_line(done.output) and "stub-mcp` exited with 2" in done.output
     assert [s.shut for s in fake_stack] == [1]
