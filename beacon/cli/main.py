@@ -377,6 +377,7 @@ def demo(scenario: ScenarioOpt = "default") -> None:
         typer.echo(
             f"(the token lasts one hour; `beacon token --mcp {stack.urls.mcp}` mints a new one)"
         )
+        _print_path_hint()
         print("ready (Ctrl-C stops)", flush=True)
         serving = True
     except (UpError, AskError, OSError) as exc:
@@ -393,6 +394,14 @@ def demo(scenario: ScenarioOpt = "default") -> None:
         if not serving:
             stack.shutdown()
     raise typer.Exit(serve_until_signal(stack))
+
+
+def _print_path_hint() -> None:
+    """The README's commands say `beacon …`: say how to get it on PATH when it is not."""
+    bindir = os.path.dirname(sys.executable)
+    if bindir not in os.environ.get("PATH", "").split(os.pathsep):
+        activate = os.path.join(os.path.relpath(bindir), "activate")
+        typer.echo(f"(`beacon` is {bindir}/beacon: `. {activate}` puts it on your PATH)")
 
 
 def command_names(typer_app: typer.Typer) -> set[str]:
