@@ -45,12 +45,17 @@ def _unprocessable(field: str, message: str) -> JSONResponse:
 
 def thumbnail_svg(item_id: str) -> str:
     # Deterministic: the hue comes from the id, so the same id always draws the same tile.
+    # A small generated picture (a sky, ground, a camera mark), never the id printed as
+    # a headline; the id stays only as the image's <title>, which nobody sees.
     hue = sum(item_id.encode()) % 360
     return (
         '<svg xmlns="http://www.w3.org/2000/svg" width="160" height="120" viewBox="0 0 160 120">'
-        f'<rect width="160" height="120" fill="hsl({hue},45%,82%)"/>'
-        f'<text x="80" y="64" font-family="sans-serif" font-size="14" text-anchor="middle">'
-        f"{item_id}</text></svg>"
+        f"<title>{item_id}</title>"
+        f'<rect width="160" height="120" fill="hsl({hue},35%,86%)"/>'
+        f'<path d="M0 88 L46 58 L78 80 L112 50 L160 86 L160 120 L0 120 Z" fill="hsl({hue},30%,62%)"/>'
+        '<g fill="none" stroke="rgba(0,0,0,0.35)" stroke-width="3">'
+        '<rect x="62" y="26" width="36" height="26" rx="4"/><circle cx="80" cy="39" r="7"/></g>'
+        "</svg>"
     )
 
 

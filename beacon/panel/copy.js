@@ -211,6 +211,86 @@ const COPY = {
   },
 };
 
+
+// The first hour's words (issue 29): the Automatic language, a standing that is
+// neither complete nor failed, a token that cannot work, and what can be asked.
+const FIRST_HOUR = {
+  en: {
+    automatic: "Automatic",
+    standing: {
+      "needs-choice": "Needs your choice",
+      uncounted: "Answered — nothing was counted",
+    },
+    tokenMissing: "This page has no token, so no question can be answered yet.",
+    tokenMalformed: "The token in this page's address is not a token (it is cut short or mistyped).",
+    tokenExpired: "Your token has expired (a token lasts one hour).",
+    examplesTitle: "Try asking",
+    examples: [
+      "How many open safety findings are on level 3 of Harbor Tower?",
+      "Photos of missing hard hats in Harbor Tower",
+      "List all panoramas in Harbor Tower",
+      "How many open findings are there?",
+    ],
+    photo: "Photo",
+  },
+  ko: {
+    automatic: "자동",
+    standing: { "needs-choice": "선택이 필요합니다", uncounted: "답변 완료 — 집계된 항목 없음" },
+    tokenMissing: "이 페이지에 토큰이 없어 아직 질문에 답할 수 없습니다.",
+    tokenMalformed: "이 페이지 주소의 토큰이 올바르지 않습니다(잘렸거나 잘못 입력됨).",
+    tokenExpired: "토큰이 만료되었습니다(토큰은 한 시간 동안 유효합니다).",
+    examplesTitle: "이렇게 물어보세요",
+    examples: [
+      "Harbor Tower 3층에 미해결 안전 지적 사항이 몇 건 있나요?",
+      "Harbor Tower에서 안전모 미착용 사진",
+      "Harbor Tower의 모든 파노라마 목록",
+    ],
+    photo: "사진",
+  },
+  ja: {
+    automatic: "自動",
+    standing: { "needs-choice": "選択してください", uncounted: "回答済み — 件数なし" },
+    tokenMissing: "このページにはトークンがないため、まだ質問に答えられません。",
+    tokenMalformed: "このページのアドレスのトークンが正しくありません(途中で切れているか入力ミスです)。",
+    tokenExpired: "トークンの有効期限が切れました(トークンの有効期間は1時間です)。",
+    examplesTitle: "質問の例",
+    examples: [
+      "Harbor Tower の3階に未解決の安全指摘は何件ありますか?",
+      "Harbor Tower のヘルメット未着用の写真",
+      "Harbor Tower のパノラマをすべて表示",
+    ],
+    photo: "写真",
+  },
+  de: {
+    automatic: "Automatisch",
+    standing: { "needs-choice": "Ihre Auswahl ist nötig", uncounted: "Beantwortet — nichts wurde gezählt" },
+    tokenMissing: "Diese Seite hat kein Token, daher kann noch keine Frage beantwortet werden.",
+    tokenMalformed: "Das Token in der Adresse dieser Seite ist kein Token (abgeschnitten oder vertippt).",
+    tokenExpired: "Ihr Token ist abgelaufen (ein Token gilt eine Stunde).",
+    examplesTitle: "Fragen Sie zum Beispiel",
+    examples: [
+      "Wie viele offene Sicherheitsmängel gibt es auf Ebene 3 von Harbor Tower?",
+      "Fotos von fehlenden Schutzhelmen in Harbor Tower",
+      "Alle Panoramen in Harbor Tower auflisten",
+    ],
+    photo: "Foto",
+  },
+  es: {
+    automatic: "Automático",
+    standing: { "needs-choice": "Necesita su elección", uncounted: "Respondido — no se contó nada" },
+    tokenMissing: "Esta página no tiene token, así que aún no se puede responder ninguna pregunta.",
+    tokenMalformed: "El token de la dirección de esta página no es válido (está cortado o mal escrito).",
+    tokenExpired: "Su token ha caducado (un token dura una hora).",
+    examplesTitle: "Pruebe a preguntar",
+    examples: [
+      "¿Cuántos hallazgos de seguridad abiertos hay en el nivel 3 de Harbor Tower?",
+      "Fotos de cascos ausentes en Harbor Tower",
+      "Lista de todos los panoramas de Harbor Tower",
+    ],
+    photo: "Foto",
+  },
+};
+
 /** A whole number with the locale's thousands mark, as the server writes it. */
 function formatNumber(n, mark) {
   if (!Number.isInteger(n)) return String(n);
@@ -226,10 +306,20 @@ export function copyFor(locale) {
   const phrase = (grade) => (n) => phrases[grade].replace("{n}", () => n);
   return {
     ...COPY[chosen],
+    ...FIRST_HOUR[chosen],
     locale: chosen,
     number: (n) => formatNumber(n, NUMBER_GROUPING[chosen]),
     exactly: phrase("EXACT"),
     atLeast: phrase("LOWER_BOUND"),
     these: phrase("SHOWN"),
   };
+}
+
+/** The chrome's locale under "Automatic": the browser's first language the panel speaks. */
+export function browserLocale(languages = globalThis.navigator?.languages ?? []) {
+  for (const tag of languages) {
+    const base = String(tag).toLowerCase().split("-")[0];
+    if (LOCALES.includes(base)) return base;
+  }
+  return DEFAULT_LOCALE;
 }

@@ -5,7 +5,7 @@
 // untrusted.
 
 import { countLine, statusLine } from "./countline.js";
-import { copyFor } from "./copy.js";
+import { browserLocale, copyFor } from "./copy.js";
 import { capabilityHint, checkAdapter, viewContextFor } from "./host.js";
 import { readEvents, toFrame } from "./sse.js";
 import {
@@ -16,36 +16,47 @@ import {
   refusal,
   requestFailed,
   sending,
+  standingOf,
   streamDropped,
   streamEnded,
 } from "./state.js";
+import { tokenProblem } from "./token.js";
 import { BUSY } from "./states.js";
 import { element as el, safeUrl } from "./dom.js";
-import { DEFAULT_LOCALE, LOCALES } from "./vocabulary.js";
+import { LOCALES } from "./vocabulary.js";
 
 const CHAT_ORIGIN = new URL(import.meta.url).origin;
 const REATTACH_ATTEMPTS = 3;
 // Each locale named in its own language, from its own copy table.
 const LOCALE_NAMES = Object.fromEntries(LOCALES.map((l) => [l, copyFor(l).languageName]));
 
-export function mountPanel(root, adapter, { locale = "en" } = {}) {
+export function mountPanel(root, adapter, { locale = "" } = {}) {
   checkAdapter(adapter);
   const ui = build(root, locale);
   let state = initialState();
   let busyRequest = false;
   let loadingMore = false;
-  let copy = copyFor(ui.locale.value);
-  // The locale the answer on screen was asked in: its numbers are written that way.
-  let answerLocale = ui.locale.value;
-  const drawn = { citations: null, notices: null, tools: null };
+  let copy = copyFor(chromeLocale());
+  // The locale the answer on screen was asked in (its numbers are written that
+  // way); under Automatic the question's, which the chrome's stands in for.
+  let answerLocale = copy.locale;
+  let turn = newTurn();
+  let tokenIssue = null;
+  const kept = keptTurns();
 
   root.dataset.surface = String(adapter.getCurrentSurfaceId());
   root.dataset.facility = String(adapter.getFacilityKey());
   root.dataset.admin = String(Boolean(adapter.getIsAdmin()));
 
+  function chromeLocale() {
+    return ui.locale.value || browserLocale();
+  }
+
   function setState(next) {
     if (next === state) return;
+    const started = next.turnId !== null && next.turnId !== state.turnId;
     state = next;
+    if (started) remember(state);
     render();
   }
 
@@ -59,22 +70,46 @@ export function mountPanel(root, adapter, { locale = "en" } = {}) {
     setState(reduce(state, frame));
   }
 
+  /** The turn on screen joins the conversation above; a fresh one takes its place. */
+  function retire() {
+    if (state.phase === "idle" && !turn.asked.textContent) return;
+    freeze(turn);
+    turn = newTurn();
+  }
+
+  function newTurn() {
+    const t = buildTurn();
+    t.drawn = { citations: null, notices: null, tools: null };
+    ui.transcript.append(t.node);
+    return t;
+  }
+
   async function send(text) {
     const message = String(text ?? "").trim();
     if (!message || busyRequest || BUSY.includes(state.phase)) return;
     busyRequest = true;
+    retire();
     setState(sending(state));
     const mode = ui.mode.value === "chat" ? "chat" : "single";
-    const body = { mode, message, locale: ui.locale.value };
-    answerLocale = body.locale;
+    // Automatic sends no locale: the server answers in the question's own language.
+    const body = { mode, message };
+    if (ui.locale.value) body.locale = ui.locale.value;
+    answerLocale = body.locale ?? copy.locale;
     if (mode === "chat" && state.sessionId) body.session_id = state.sessionId;
     const view = viewContextFor(adapter);
     if (view) body.view_context = view;
     const hint = capabilityHint(adapter);
     if (hint) body.capability_hint = hint;
+    const typed = ui.question.value;
     ui.question.value = "";
-    ui.asked.textContent = message;
-    ui.asked.hidden = false;
+    turn.asked.textContent = message;
+    turn.asked.hidden = false;
+    render();
+    turn.node.scrollIntoView?.({ block: "start" });
+    // A refused question is not lost: it goes back where the user typed it.
+    const giveBack = () => {
+      if (ui.question.value === "") ui.question.value = typed.trim() ? typed : message;
+    };
     try {
       const token = await adapter.getAuthToken();
       let response;
@@ -88,10 +123,12 @@ export function mountPanel(root, adapter, { locale = "en" } = {}) {
           body: JSON.stringify(body),
         });
       } catch {
+        giveBack();
         setState(requestFailed(state, { status: null, code: "network", text: copy.network }));
         return;
       }
       if (!response.ok) {
+        giveBack();
         const failure = await describeFailure(response);
         const text = refusedText(response.status, failure, copy);
         setState(requestFailed(state, { status: response.status, code: failure.code, text }));
@@ -124,22 +161,23 @@ export function mountPanel(root, adapter, { locale = "en" } = {}) {
   }
 
   async function reattach(token) {
-    const url = new URL(`/v1/turns/${encodeURIComponent(state.turnId)}/events`, CHAT_ORIGIN);
-    url.searchParams.set("after", String(state.lastSeq));
-    let response;
-    try {
-      response = await fetch(url, {
-        headers: headers(token, {
-          Accept: "text/event-stream",
-          "Last-Event-ID": String(state.lastSeq),
-        }),
-      });
-    } catch {
-      return false;
-    }
-    if (!response.ok) return false;
+    const response = await turnEvents(token, state.turnId, state.lastSeq);
+    if (!response) return false;
     await follow(response);
     return true;
+  }
+
+  async function turnEvents(token, turnId, after) {
+    const url = new URL(`/v1/turns/${encodeURIComponent(turnId)}/events`, CHAT_ORIGIN);
+    url.searchParams.set("after", String(after));
+    try {
+      const response = await fetch(url, {
+        headers: headers(token, { Accept: "text/event-stream", "Last-Event-ID": String(after) }),
+      });
+      return response.ok ? response : null;
+    } catch {
+      return null;
+    }
   }
 
   async function loadMore(slot) {
@@ -175,68 +213,193 @@ export function mountPanel(root, adapter, { locale = "en" } = {}) {
     }
   }
 
+  // ---- the conversation kept for the tab ---------------------------------------
+  // Turn ids (and the chat session) live in sessionStorage beside the token, so a
+  // reload or Back from a citation draws the conversation again from the server.
+
+  function remember(st) {
+    const turns = [...kept.turns.filter((id) => id !== st.turnId), st.turnId].slice(-KEPT_TURNS);
+    const asked = Object.fromEntries(
+      Object.entries({ ...kept.asked, [st.turnId]: turn.asked.textContent }).filter(([id]) => turns.includes(id)),
+    );
+    Object.assign(kept, { turns, asked, mode: st.mode ?? kept.mode, sessionId: st.sessionId ?? null });
+    keepTurns(kept);
+  }
+
+  async function restore() {
+    if (kept.turns.length === 0 && !kept.sessionId) return;
+    if (kept.mode === "chat") ui.mode.value = "chat";
+    const token = await adapter.getAuthToken();
+    let ids = kept.turns;
+    let texts = new Map();
+    if (kept.mode === "chat" && kept.sessionId) {
+      const messages = await transcript(token, kept.sessionId);
+      if (messages) {
+        ids = [...new Set(messages.map((m) => m.turn_id))];
+        texts = new Map(ids.map((id) => [id, messages.filter((m) => m.turn_id === id)]));
+        state = { ...state, sessionId: kept.sessionId };
+      }
+    }
+    const drawnTurns = [];
+    for (const id of ids) {
+      const question = texts.get(id)?.find((m) => m.role === "user")?.text ?? kept.asked[id] ?? "";
+      const past = (await replayed(token, id, String(question))) ?? textOnly(texts.get(id));
+      if (past) drawnTurns.push(past);
+    }
+    for (const past of drawnTurns) ui.transcript.insertBefore(past, turn.node);
+    render();
+    drawnTurns.at(-1)?.scrollIntoView?.({ block: "start" });
+  }
+
+  async function transcript(token, sessionId) {
+    try {
+      const response = await fetch(new URL(`/v1/sessions/${encodeURIComponent(sessionId)}`, CHAT_ORIGIN), {
+        headers: headers(token, { Accept: "application/json" }),
+      });
+      if (!response.ok) return null;
+      const body = await response.json();
+      return Array.isArray(body?.messages) ? body.messages : null;
+    } catch {
+      return null;
+    }
+  }
+
+  /** An earlier turn drawn again from its own frames: question, badge, count line, cards, notices. */
+  async function replayed(token, turnId, asked) {
+    const response = await turnEvents(token, turnId, 0);
+    if (!response) return null;
+    let st = sending(initialState());
+    try {
+      for await (const event of readEvents(response)) {
+        const frame = toFrame(event);
+        if (frame && refusal(st, frame) === null) st = reduce(st, frame);
+      }
+    } catch {
+      return null;
+    }
+    if (st.turnId !== turnId || BUSY.includes(st.phase)) return null;
+    const t = buildTurn();
+    t.drawn = { citations: null, notices: null, tools: null };
+    t.asked.textContent = asked;
+    t.asked.hidden = asked === "";
+    drawTurn(t, st, false);
+    return freeze(t);
+  }
+
+  function textOnly(messages) {
+    if (!Array.isArray(messages) || messages.length === 0) return null;
+    const t = buildTurn();
+    const question = messages.find((m) => m.role === "user");
+    const answer = messages.find((m) => m.role === "assistant");
+    t.asked.textContent = String(question?.text ?? "");
+    t.asked.hidden = !question;
+    t.prose.textContent = String(answer?.text ?? "");
+    t.status.hidden = true;
+    t.loadMore.hidden = true;
+    return freeze(t);
+  }
+
   // ---- drawing -------------------------------------------------------------
 
   function render() {
     const phase = state.phase;
-    ui.status.textContent = statusLine(phase, state.counts, copy);
-    ui.status.dataset.phase = phase;
     root.dataset.phase = phase;
-    if (state.cause) ui.status.dataset.cause = state.cause;
-    else delete ui.status.dataset.cause;
     root.dataset.session = state.sessionId ?? "";
     const busy = BUSY.includes(phase) || busyRequest;
     ui.send.disabled = busy;
     ui.form.setAttribute("aria-busy", String(busy));
+    if (state.turnId !== null && tokenIssue !== null) showTokenIssue(null); // it worked after all
+    drawTurn(turn, state, true);
+    const first = ui.transcript.querySelector(".turn-item:not([hidden])") === null;
+    ui.examples.hidden = !first;
+  }
 
-    if (ui.prose.textContent !== state.prose) ui.prose.textContent = state.prose;
+  function drawTurn(t, st, live) {
+    const phase = st.phase;
+    t.node.hidden = phase === "idle" && !t.asked.textContent;
+    const standing = standingOf(st);
+    t.status.textContent = standing ? copy.standing[standing] : statusLine(phase, st.counts, copy);
+    t.status.dataset.phase = phase;
+    if (standing) t.status.dataset.standing = standing;
+    else delete t.status.dataset.standing;
+    if (st.cause) t.status.dataset.cause = st.cause;
+    else delete t.status.dataset.cause;
 
-    const line = countLine(state.counts, copy);
-    ui.countLine.textContent = line.text;
-    ui.countLine.hidden = line.hidden;
-    if (line.grade) ui.countLine.dataset.grade = line.grade;
-    else delete ui.countLine.dataset.grade;
+    if (t.prose.textContent !== st.prose) t.prose.textContent = st.prose;
 
-    if (drawn.citations !== state.citations) {
-      drawn.citations = state.citations;
-      ui.citations.replaceChildren(...state.citations.map(card));
+    const line = countLine(st.counts, copy);
+    t.countLine.textContent = line.text;
+    t.countLine.hidden = line.hidden;
+    if (line.grade) t.countLine.dataset.grade = line.grade;
+    else delete t.countLine.dataset.grade;
+
+    if (t.drawn.citations !== st.citations) {
+      t.drawn.citations = st.citations;
+      t.citations.replaceChildren(...st.citations.map(card));
     }
-    if (drawn.notices !== state.notices) {
-      drawn.notices = state.notices;
-      ui.notices.replaceChildren(...state.notices.map(noticeCard));
+    if (t.drawn.notices !== st.notices) {
+      t.drawn.notices = st.notices;
+      t.notices.replaceChildren(...st.notices.map(noticeCard));
     }
-    if (adapter.getIsAdmin() && drawn.tools !== state.tools) {
-      drawn.tools = state.tools;
-      ui.trail.replaceChildren(
-        ...state.tools.map((t) => {
-          const item = el("li", `trail-${t.status}`, `${t.tool}: ${t.status}`);
-          item.dataset.tool = String(t.tool);
-          item.dataset.status = String(t.status);
+    if (adapter.getIsAdmin() && t.drawn.tools !== st.tools) {
+      t.drawn.tools = st.tools;
+      t.trail.replaceChildren(
+        ...st.tools.map((tool) => {
+          const item = el("li", `trail-${tool.status}`, `${tool.tool}: ${tool.status}`);
+          item.dataset.tool = String(tool.tool);
+          item.dataset.status = String(tool.status);
           return item;
         }),
       );
-      ui.trail.hidden = state.tools.length === 0;
+      t.trail.hidden = st.tools.length === 0;
     }
 
-    const more = phase === "complete-sample" ? state.counts.find((c) => c.more === true) : undefined;
-    ui.loadMore.hidden = more === undefined;
-    ui.loadMore.disabled = loadingMore;
-    if (more) ui.loadMore.dataset.slot = String(more.slot);
+    const more = live && phase === "complete-sample" ? st.counts.find((c) => c.more === true) : undefined;
+    t.loadMore.hidden = more === undefined;
+    t.loadMore.disabled = loadingMore;
+    if (more) t.loadMore.dataset.slot = String(more.slot);
+  }
+
+  function showTokenIssue(problem) {
+    tokenIssue = problem;
+    ui.tokenNote.hidden = problem === null;
+    if (problem === null) return;
+    ui.tokenNote.dataset.problem = problem;
+    const words = { missing: copy.tokenMissing, malformed: copy.tokenMalformed, expired: copy.tokenExpired };
+    ui.tokenNote.replaceChildren(
+      el("span", "token-words", words[problem]),
+      document.createTextNode(" "),
+      el("span", "token-fix", copy.newToken),
+    );
   }
 
   function drawChrome() {
-    copy = copyFor(ui.locale.value);
+    copy = copyFor(chromeLocale());
     root.lang = copy.locale;
     ui.modeLabel.textContent = copy.mode;
     ui.localeLabel.textContent = copy.language;
     ui.mode.options[0].textContent = copy.modeSingle;
     ui.mode.options[1].textContent = copy.modeChat;
+    ui.locale.options[0].textContent = copy.automatic;
     ui.question.placeholder = copy.placeholder;
     ui.question.setAttribute("aria-label", copy.placeholder);
     ui.send.textContent = copy.send;
-    ui.loadMore.textContent = copy.loadMore;
+    turn.loadMore.textContent = copy.loadMore;
     ui.contextLabel.textContent = copy.context;
-    drawn.notices = null; // option titles are localised
+    ui.examplesTitle.textContent = copy.examplesTitle;
+    ui.examplesList.replaceChildren(
+      ...copy.examples.map((q) => {
+        const item = el("li");
+        const button = el("button", "example", q);
+        button.type = "button";
+        button.dataset.testid = "example";
+        button.addEventListener("click", () => send(q));
+        item.append(button);
+        return item;
+      }),
+    );
+    if (tokenIssue !== null) showTokenIssue(tokenIssue);
+    turn.drawn.notices = null; // option titles are localised
     render();
   }
 
@@ -244,18 +407,31 @@ export function mountPanel(root, adapter, { locale = "en" } = {}) {
     const node = el("article", "card");
     node.dataset.testid = "citation-card";
     if (citation.id) node.dataset.citationId = String(citation.id);
-    const title = String(citation.title ?? "");
+    if (citation.kind) node.dataset.kind = String(citation.kind);
+    const title = headline(citation, copy);
 
-    // No placeholder for a missing or broken thumbnail: an empty box says nothing.
     const thumb = safeUrl(citation.thumbnail, { image: true });
+    const placeholder = () => {
+      // A photo without a picture still looks like a photo card: a neutral box
+      // with the kind's word, never an empty frame or an id.
+      const box = el("div", "thumb thumb-placeholder", copy.photo);
+      box.setAttribute("aria-hidden", "true");
+      return box;
+    };
     if (thumb) {
       const img = el("img", "thumb");
       img.alt = title;
       img.loading = "lazy";
       img.decoding = "async";
       img.src = thumb;
-      img.addEventListener("error", () => img.remove(), { once: true });
+      img.addEventListener(
+        "error",
+        () => (citation.kind === "photo" ? img.replaceWith(placeholder()) : img.remove()),
+        { once: true },
+      );
       node.append(img);
+    } else if (citation.kind === "photo") {
+      node.append(placeholder());
     }
 
     const body = el("div", "card-body");
@@ -310,6 +486,13 @@ export function mountPanel(root, adapter, { locale = "en" } = {}) {
     return node;
   }
 
+  function buildTurn() {
+    const t = turnNodes();
+    t.loadMore.textContent = copy.loadMore;
+    t.loadMore.addEventListener("click", () => loadMore(t.loadMore.dataset.slot));
+    return t;
+  }
+
   // ---- input ---------------------------------------------------------------
 
   ui.form.addEventListener("submit", (event) => {
@@ -325,10 +508,13 @@ export function mountPanel(root, adapter, { locale = "en" } = {}) {
     }
   });
   ui.mode.addEventListener("change", () => {
-    if (ui.mode.value !== "chat") setState({ ...state, sessionId: null });
+    if (ui.mode.value !== "chat") {
+      setState({ ...state, sessionId: null });
+      Object.assign(kept, { mode: "single", sessionId: null });
+      keepTurns(kept);
+    }
   });
   ui.locale.addEventListener("change", drawChrome);
-  ui.loadMore.addEventListener("click", () => loadMore(ui.loadMore.dataset.slot));
 
   const showContext = (snapshot) => {
     const parts = [snapshot?.project_name, snapshot?.level, snapshot?.capture_label]
@@ -343,7 +529,69 @@ export function mountPanel(root, adapter, { locale = "en" } = {}) {
   }
 
   drawChrome();
+  // Before the first question: a token that cannot work is said now, in words, with its fix.
+  Promise.resolve(adapter.getAuthToken())
+    .then((token) => {
+      const problem = tokenProblem(token);
+      if (problem !== null && state.turnId === null) showTokenIssue(problem);
+    })
+    .catch(() => showTokenIssue("missing"));
+  restore().catch(() => {});
   return { send, get phase() { return state.phase; } };
+}
+
+/** A turn that has settled becomes part of the conversation: its test ids say so. */
+function freeze(t) {
+  for (const node of t.node.querySelectorAll("[data-testid]")) {
+    if (!node.dataset.testid.startsWith("past-")) node.dataset.testid = `past-${node.dataset.testid}`;
+  }
+  t.loadMore.remove();
+  t.node.classList.add("past");
+  t.node.hidden = false;
+  return t.node;
+}
+
+// How many turn ids the tab keeps to draw again after a reload or Back.
+const KEPT_TURNS = 10;
+const TURNS_KEY = "beacon.turns";
+
+function keptTurns() {
+  try {
+    const raw = JSON.parse(window.sessionStorage.getItem(TURNS_KEY) ?? "null");
+    if (raw && Array.isArray(raw.turns)) {
+      return {
+        turns: raw.turns.filter((id) => typeof id === "string").slice(-KEPT_TURNS),
+        asked: raw.asked && typeof raw.asked === "object" ? raw.asked : {},
+        mode: raw.mode === "chat" ? "chat" : "single",
+        sessionId: typeof raw.sessionId === "string" ? raw.sessionId : null,
+      };
+    }
+  } catch {
+    // storage refused or unreadable: the page starts empty
+  }
+  return { turns: [], asked: {}, mode: "single", sessionId: null };
+}
+
+function keepTurns(kept) {
+  try {
+    window.sessionStorage.setItem(TURNS_KEY, JSON.stringify(kept));
+  } catch {
+    // not kept: a reload starts with an empty page
+  }
+}
+
+/** The headline a card shows: its title without a level the meta line repeats; never a bare id. */
+export function headline(citation, copy) {
+  let title = String(citation.title ?? "").trim();
+  const level = String(citation.level ?? "").trim();
+  if (level && title.toLowerCase().startsWith(`${level.toLowerCase()}:`)) {
+    title = title.slice(level.length + 1).trim();
+  }
+  if (title === "" || title === String(citation.id ?? "")) {
+    const kind = citation.kind === "photo" ? copy.photo : String(citation.kind ?? "");
+    return [kind, level, citation.date].filter((p) => p).join(" · ");
+  }
+  return title;
 }
 
 /**
@@ -407,8 +655,9 @@ function build(root, locale) {
     return node;
   };
   const mode = select("mode", ["single", "chat"], { single: "Single question", chat: "Chat" });
-  const localeSelect = select("locale", LOCALES, LOCALE_NAMES);
-  localeSelect.value = LOCALES.includes(locale) ? locale : DEFAULT_LOCALE;
+  // "" is Automatic: no locale is sent, the question's language answers.
+  const localeSelect = select("locale", ["", ...LOCALES], { "": "Automatic", ...LOCALE_NAMES });
+  localeSelect.value = LOCALES.includes(locale) ? locale : "";
   const modeLabel = el("span");
   const localeLabel = el("span");
   const modeWrap = el("label");
@@ -427,6 +676,20 @@ function build(root, locale) {
   const contextText = el("span", "view-context-text");
   context.append(contextLabel, contextText);
 
+  const tokenNote = el("p", "token-problem");
+  tokenNote.dataset.testid = "token-problem";
+  tokenNote.setAttribute("role", "alert");
+  tokenNote.hidden = true;
+
+  const examples = el("section", "examples");
+  examples.dataset.testid = "examples";
+  const examplesTitle = el("h2", "examples-title");
+  const examplesList = el("ul", "examples-list");
+  examples.append(examplesTitle, examplesList);
+
+  const transcript = el("ol", "transcript");
+  transcript.dataset.testid = "transcript";
+
   const form = el("form", "ask");
   form.autocomplete = "off";
   const question = el("textarea");
@@ -437,51 +700,57 @@ function build(root, locale) {
   send.dataset.testid = "send";
   form.append(question, send);
 
-  const status = el("p", "status");
-  status.dataset.testid = "status";
-  status.dataset.phase = "idle";
-  status.setAttribute("aria-live", "polite");
-  const notices = el("div", "notices");
-  const asked = el("p", "asked");
-  asked.hidden = true;
-  const countLineNode = el("p", "count-line");
-  countLineNode.dataset.testid = "count-line";
-  countLineNode.hidden = true;
-  const prose = el("div", "prose");
-  prose.dataset.testid = "prose";
-  const answer = el("section", "answer");
-  answer.append(asked, countLineNode, prose);
-  const citations = el("section", "citations");
-  const loadMore = el("button", "load-more");
-  loadMore.type = "button";
-  loadMore.dataset.testid = "load-more";
-  loadMore.hidden = true;
-  const trail = el("ol", "tool-trail");
-  trail.dataset.testid = "tool-trail";
-  trail.hidden = true;
-
   const main = el("main", "turn");
-  main.append(context, form, status, notices, answer, citations, loadMore, trail);
+  main.append(context, tokenNote, examples, transcript, form);
   root.classList.add("beacon-panel");
   root.replaceChildren(bar, main);
   return {
     form,
-    asked,
     question,
     send,
     mode,
     modeLabel,
     locale: localeSelect,
     localeLabel,
-    status,
-    notices,
-    countLine: countLineNode,
-    prose,
-    citations,
-    loadMore,
-    trail,
     context,
     contextLabel,
     contextText,
+    tokenNote,
+    examples,
+    examplesTitle,
+    examplesList,
+    transcript,
   };
+}
+
+/** One turn's nodes, in reading order: question, badge, count line, answer, cards, notices. */
+function turnNodes() {
+  const node = el("li", "turn-item");
+  node.dataset.testid = "turn";
+  const asked = el("p", "asked");
+  asked.dataset.testid = "asked";
+  asked.hidden = true;
+  const status = el("p", "status");
+  status.dataset.testid = "status";
+  status.dataset.phase = "idle";
+  status.setAttribute("aria-live", "polite");
+  const countLineNode = el("p", "count-line");
+  countLineNode.dataset.testid = "count-line";
+  countLineNode.hidden = true;
+  const prose = el("div", "prose");
+  prose.dataset.testid = "prose";
+  const answer = el("section", "answer");
+  answer.append(countLineNode, prose);
+  const citations = el("section", "citations");
+  const loadMore = el("button", "load-more");
+  loadMore.type = "button";
+  loadMore.dataset.testid = "load-more";
+  loadMore.hidden = true;
+  // Notices come after the answer they speak of ("That was a sample…").
+  const notices = el("div", "notices");
+  const trail = el("ol", "tool-trail");
+  trail.dataset.testid = "tool-trail";
+  trail.hidden = true;
+  node.append(asked, status, answer, citations, loadMore, notices, trail);
+  return { node, asked, status, countLine: countLineNode, prose, citations, loadMore, notices, trail };
 }

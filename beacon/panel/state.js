@@ -257,3 +257,18 @@ export function reduce(state, frame) {
 function notice(kind, text, code = null, options = []) {
   return { kind: String(kind ?? "notice"), text, code: code === null ? null : String(code), options };
 }
+
+/**
+ * What a settled turn's badge may claim beyond its phase, from the frames only:
+ * "needs-choice" when nothing was counted and a counter_question notice asks the
+ * user to pick (the question is the answer); "uncounted" when the turn ended
+ * `complete` with no count and no card (words only: nothing to call complete);
+ * null when the phase says it all. Failed and denied turns keep their own words.
+ */
+export function standingOf(state) {
+  if (!["complete", "complete-sample", "empty-with-standing", "unknown"].includes(state.phase)) return null;
+  const counted = state.citations.length > 0 || state.counts.some((c) => c.grade !== "UNKNOWN");
+  if (counted) return null;
+  if (state.notices.some((n) => n.kind === "counter_question")) return "needs-choice";
+  return state.phase === "complete" && state.counts.length === 0 ? "uncounted" : null;
+}
