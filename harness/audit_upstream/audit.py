@@ -133,9 +133,14 @@ async def _audit(options: AuditOptions) -> AuditReport:
             else:
                 record = ToolRecord(plan, plan.kind, plan.reason)
             audit = ToolAudit(
-                plan.name, record.kind, record.reason, tuple(judge(record)), record,
-                description, tool,
-            )  # fmt: skip
+                plan.name,
+                record.kind,
+                record.reason,
+                tuple(judge(record)),
+                record,
+                description,
+                tool,
+            )
             options.progress(_line(audit))
             audits[index] = audit
     return AuditReport(target.label, pages, tuple(audits[i] for i in range(len(tools))))

@@ -194,7 +194,9 @@ def classify(tool: dict[str, Any]) -> ToolPlan:
         return plan(Kind.LIST, "its name says list")
     if _has_item_array(output):
         return plan(Kind.LIST, "its output schema holds an array", maybe_lookup=ids)
-    if verb in names.LOOKUP_VERBS and not any(a.required for a in args):
+    last = words[-1] if words else ""
+    whole = (last.endswith("s") and not last.endswith("ss")) or last in names.WHOLE_NOUNS
+    if verb in names.LOOKUP_VERBS and whole and not any(a.required for a in args):
         return plan(Kind.LIST, f"it reads ({verb!r}) with nothing to name", maybe_lookup=True)
     return plan(
         Kind.SKIPPED, "no list or search signal (no page size, cursor, query, list name or array)"

@@ -111,10 +111,14 @@ def _disguised(call: Call) -> bool:
 
 def _no_accounting(record: ToolRecord) -> list[Finding]:
     bare = [
-        c for c in record.calls
-        if c.answered and c.items > 0 and not _disguised(c) and c.reading is not None
+        c
+        for c in record.calls
+        if c.answered
+        and c.items > 0
+        and not _disguised(c)
+        and c.reading is not None
         and not c.reading.accounted
-    ]  # fmt: skip
+    ]
     full = [c for c in bare if _requested(c, record) == c.items]
     if full:
         evidence = {
@@ -169,15 +173,19 @@ def _more_exists(call: Call, record: ToolRecord) -> bool:
         return True
     # The same query with a larger page returned more than this page held.
     others = [
-        c.items for c in record.calls
+        c.items
+        for c in record.calls
         if c.answered and c.purpose == "variant" and _same_query(c, call, record)
-    ]  # fmt: skip
+    ]
     return any(n > call.items for n in others)
 
 
 def _same_query(a: Call, b: Call, record: ToolRecord) -> bool:
-    paging = {x.name for x in (record.plan.size_arg, record.plan.cursor_arg,
-                               record.plan.offset_arg) if x is not None}  # fmt: skip
+    paging = {
+        x.name
+        for x in (record.plan.size_arg, record.plan.cursor_arg, record.plan.offset_arg)
+        if x is not None
+    }
 
     def core(c: Call) -> dict[str, Any]:
         return {k: v for k, v in c.arguments.items() if k not in paging}
@@ -224,8 +232,10 @@ def _cap_saturation(record: ToolRecord) -> list[Finding]:
             by_total.setdefault(last_total, [])
     for total, calls in sorted(by_total.items(), reverse=True):
         round_cap = total % ROUND_CAP == 0
-        queries = {repr(sorted(c.arguments.items())) for c in calls}
-        pinned = len(queries) > 1 and total >= 10
+        # Different queries that found different sets yet the same total: a cap, not a
+        # coincidence of two phrasings of one question (those return one set).
+        sets = {frozenset(c.reading.keys) for c in calls if c.reading is not None}
+        pinned = len(sets) > 1 and total >= 10
         if not (round_cap or pinned):
             continue
         if (

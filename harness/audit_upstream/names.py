@@ -8,11 +8,28 @@ import re
 # Arguments that bound how many items come back.
 PAGE_SIZE_ARGS = frozenset(
     {
-        "limit", "max_results", "maxresults", "max_count", "maxcount", "count", "head", "n",
-        "top", "page_size", "pagesize", "per_page", "perpage", "top_k", "topk", "max_items",
-        "maxitems", "num_results", "numresults", "size",
+        "limit",
+        "max_results",
+        "maxresults",
+        "max_count",
+        "maxcount",
+        "count",
+        "head",
+        "n",
+        "top",
+        "page_size",
+        "pagesize",
+        "per_page",
+        "perpage",
+        "top_k",
+        "topk",
+        "max_items",
+        "maxitems",
+        "num_results",
+        "numresults",
+        "size",
     }
-)  # fmt: skip
+)
 # An integer argument whose description says it bounds the result is one too.
 BOUND_DESCRIPTION = re.compile(
     r"\b(max(imum)?\s+(number|count|results?|items?|entries|rows|records|matches|commits)"
@@ -29,20 +46,37 @@ OFFSET_ARGS = frozenset({"offset", "next_offset", "nextoffset", "skip", "start"}
 # Arguments that carry free text to match.
 QUERY_ARGS = frozenset(
     {
-        "query", "q", "question", "search", "search_query", "searchquery", "keyword", "keywords",
-        "term", "terms", "pattern", "text_query", "prompt_query",
+        "query",
+        "q",
+        "question",
+        "search",
+        "search_query",
+        "searchquery",
+        "keyword",
+        "keywords",
+        "term",
+        "terms",
+        "pattern",
+        "text_query",
+        "prompt_query",
     }
-)  # fmt: skip
+)
 # Fields of a result that account for it.
 TOTAL_FIELDS = frozenset({"total", "total_count", "totalcount", "total_results", "totalresults"})
 LOWER_BOUND_FIELDS = frozenset({"total_lower_bound", "totallowerbound"})
 HAS_MORE_FIELDS = frozenset({"has_more", "hasmore", "more", "truncated", "is_truncated"})
 NEXT_CURSOR_FIELDS = frozenset(
     {
-        "next_cursor", "nextcursor", "cursor", "next_page_token", "nextpagetoken", "next_offset",
-        "nextoffset", "next",
+        "next_cursor",
+        "nextcursor",
+        "cursor",
+        "next_page_token",
+        "nextpagetoken",
+        "next_offset",
+        "nextoffset",
+        "next",
     }
-)  # fmt: skip
+)
 # Where items usually sit in a structured result, in order of preference.
 ITEM_FIELDS = ("items", "rows", "results", "data", "entries", "records", "result", "matches")
 # Fields that identify an item (for page overlap).
@@ -51,14 +85,50 @@ ID_FIELDS = ("id", "uuid", "key", "uri", "url", "path", "name", "sha", "hash")
 # A name token or annotation that says the tool changes something.
 WRITE_WORDS = frozenset(
     {
-        "create", "update", "delete", "write", "remove", "insert", "drop", "set", "put", "post",
-        "add", "edit", "modify", "move", "rename", "patch", "upload", "send", "commit", "push",
-        "reset", "checkout", "merge", "clear", "destroy", "kill", "append", "save", "store",
-        "upsert", "execute", "exec", "run", "apply", "publish", "install", "truncate", "init",
+        "create",
+        "update",
+        "delete",
+        "write",
+        "remove",
+        "insert",
+        "drop",
+        "set",
+        "put",
+        "post",
+        "add",
+        "edit",
+        "modify",
+        "move",
+        "rename",
+        "patch",
+        "upload",
+        "send",
+        "commit",
+        "push",
+        "reset",
+        "checkout",
+        "merge",
+        "clear",
+        "destroy",
+        "kill",
+        "append",
+        "save",
+        "store",
+        "upsert",
+        "execute",
+        "exec",
+        "run",
+        "apply",
+        "publish",
+        "install",
+        "truncate",
+        "init",
     }
-)  # fmt: skip
+)
 # The verbs of a tool that reads one thing it is given.
 LOOKUP_VERBS = frozenset({"get", "read", "fetch", "describe", "show", "open", "view", "info"})
+# What a reading verb with nothing to name reads whole (``read_graph``): a list.
+WHOLE_NOUNS = frozenset({"graph", "tree", "all", "log", "history", "index", "catalog"})
 LIST_VERBS = frozenset({"list", "ls", "enumerate", "browse", "tree"})
 SEARCH_VERBS = frozenset({"search", "find", "query", "lookup", "grep", "match"})
 
@@ -77,14 +147,29 @@ AXIS_ARGS: dict[str, frozenset[str]] = {
     "kind": frozenset({"kind", "type", "record_type", "recordtype"}),
     "date": frozenset(
         {
-            "date_from", "date_to", "datefrom", "dateto", "since", "until", "after_date",
-            "before_date", "start_date", "end_date", "startdate", "enddate", "time_from",
-            "time_to", "timefrom", "timeto", "created_after", "created_before",
+            "date_from",
+            "date_to",
+            "datefrom",
+            "dateto",
+            "since",
+            "until",
+            "after_date",
+            "before_date",
+            "start_date",
+            "end_date",
+            "startdate",
+            "enddate",
+            "time_from",
+            "time_to",
+            "timefrom",
+            "timeto",
+            "created_after",
+            "created_before",
         }
     ),
     "person": frozenset({"person", "inspector", "author", "assignee", "user", "owner"}),
     "topic": frozenset({"query", "q", "search", "keyword", "keywords", "term", "terms", "topic"}),
-}  # fmt: skip
+}
 
 
 def folded(name: str) -> str:

@@ -20,16 +20,57 @@ from harness.audit_upstream.reading import Reading, read
 
 VARIANT_CALLS = 8  # calls spent finding arguments that return items
 VARIANTS_WANTED = 3  # different queries that returned items, to compare their totals
+_SQL = re.compile(r"\b(SQL|SELECT)\b")
+_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _WORD = re.compile(r"[A-Za-z][A-Za-z'-]{3,}")
 _STOP = frozenset(
     {
-        "this", "that", "with", "from", "into", "onto", "over", "about", "also", "only", "those",
-        "these", "their", "there", "when", "where", "which", "while", "each", "every", "optional",
-        "optionally", "results", "result", "returns", "return", "tool", "tools", "list", "lists",
-        "search", "query", "queries", "given", "using", "used", "because", "cannot", "paginated",
-        "inclusive", "answer", "filters", "filtered", "anded",
+        "this",
+        "that",
+        "with",
+        "from",
+        "into",
+        "onto",
+        "over",
+        "about",
+        "also",
+        "only",
+        "those",
+        "these",
+        "their",
+        "there",
+        "when",
+        "where",
+        "which",
+        "while",
+        "each",
+        "every",
+        "optional",
+        "optionally",
+        "results",
+        "result",
+        "returns",
+        "return",
+        "tool",
+        "tools",
+        "list",
+        "lists",
+        "search",
+        "query",
+        "queries",
+        "given",
+        "using",
+        "used",
+        "because",
+        "cannot",
+        "paginated",
+        "inclusive",
+        "answer",
+        "filters",
+        "filtered",
+        "anded",
     }
-)  # fmt: skip
+)
 
 Caller = Callable[[str, dict[str, Any]], Awaitable[CallAnswer]]
 
@@ -137,6 +178,10 @@ def _texts(plan: ToolPlan, description: str, harvest: Harvest) -> list[str]:
     # A question is phrased from the tool's own description; a query from what the
     # upstream has shown elsewhere (titles it returned), then the description's words.
     ordered = words + titles if question else titles + words
+    tables = [name for name in harvest.titles[:3] if _NAME.match(name)]
+    if tables and any(_SQL.search(a.description) for a in plan.query_args):
+        # An argument that takes SQL itself: read the tables other tools named.
+        ordered = [f"SELECT * FROM {name}" for name in tables]
     return ordered or ["a"]
 
 
@@ -153,14 +198,15 @@ class _Filler:
 
     def __init__(self, plan: ToolPlan, description: str, harvest: Harvest) -> None:
         self.plan = plan
-        paging = {plan.size_arg, plan.cursor_arg, plan.offset_arg}
+        paging = {a.name for a in (plan.size_arg, plan.cursor_arg, plan.offset_arg) if a}
         self.queries = [a for a in plan.query_args if a.required]
+        paging |= {a.name for a in self.queries}
         self.texts = _texts(plan, description, harvest) if self.queries else [None]
         fixed: dict[str, Any] = {}
         self.varied: list[tuple[str, list[Any]]] = []
         self.missing: list[str] = []
         for arg in plan.arguments:
-            if arg in paging or arg in self.queries:
+            if arg.name in paging:
                 continue
             harvested = harvest.for_argument(arg) if is_identifier(arg) else []
             if harvested:

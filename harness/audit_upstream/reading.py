@@ -7,6 +7,7 @@ rows, or plain lines), and the reading says which. Pure: no I/O.
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 from collections.abc import Iterator
@@ -20,9 +21,15 @@ from harness.audit_upstream import names
 _LIST_LINE = re.compile(r"^\s*(?:\d+[.)]|[-*•+])\s+\S")
 _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}")
 _SECTION = re.compile(r"^#{1,6}\s+\S")
+_KEY_LINE = re.compile(r"^([A-Za-z][\w .-]{0,30}):\s*\S")
+# A one-line text that reads as a failure: it starts with one, names one with a colon,
+# says something "is invalid", or carries an HTTP error status ("… 502 Bad Gateway").
 _ERROR_TEXT = re.compile(
-    r"\b(error|exception|traceback|failed|failure|invalid|expired|unauthori[sz]ed|forbidden|"
-    r"denied|bad gateway|service unavailable|timed out)\b",
+    r"^\W*(error|exception|traceback|failed|failure|invalid|unauthori[sz]ed|forbidden|denied)\b"
+    r"|\b(error|exception|failure)\s*:"
+    r"|\b(is|was|has)\s+(invalid|expired|denied|forbidden|unauthori[sz]ed|failed)\b"
+    r"|\b[45]\d\d\b.*\b(error|gateway|unavailable|forbidden|unauthori[sz]ed)\b"
+    r"|\btimed out\b",
     re.IGNORECASE,
 )
 # Counts a text may carry: "Total: 60 files", "12 of 300", "showing 10 of 57", "0 results".
@@ -196,9 +203,9 @@ def _text_items(texts: list[str], blocks: int) -> tuple[list[Any], str]:
     try:
         parsed = json.loads(text)
     except ValueError:
-        parsed = None
+        parsed = _python_literal(text)
     if isinstance(parsed, list):
-        return parsed, "text: a JSON array"
+        return parsed, "text: an array (JSON or a Python literal)"
     if isinstance(parsed, dict):
         inner = _largest_array(parsed, ())
         if inner is not None:
@@ -215,7 +222,33 @@ def _text_items(texts: list[str], blocks: int) -> tuple[list[Any], str]:
     if len(table) > 2 and any(_TABLE_RULE.match(line) for line in table):
         rows = [line for line in table[1:] if not _TABLE_RULE.match(line)]
         return rows, "text: table rows"
+    records = _records(lines)
+    if records:
+        return records, "text: records (repeated 'Key: value' blocks)"
+    if len(lines) > 1 and lines[0].rstrip().endswith(":"):
+        lines = lines[1:]  # a heading ("Allowed directories:") is not an item
     return [line.strip() for line in lines], "text: lines"
+
+
+def _records(lines: list[str]) -> list[str]:
+    """Records of ``Key: value`` lines (``Commit: …`` / ``Author: …`` / ``Message: …``),
+    one per line carrying the first key, when that key repeats."""
+    keyed = [(m.group(1), line) for line in lines if (m := _KEY_LINE.match(line))]
+    if not keyed:
+        return []
+    first = keyed[0][0]
+    starts = [line.strip() for key, line in keyed if key == first]
+    return starts if len(starts) > 1 else []
+
+
+def _python_literal(text: str) -> Any:
+    """A Python ``repr`` of a list or dict (``[{'name': 'items'}]``), as some servers send."""
+    if not text.startswith(("[", "{")) or len(text) > 2_000_000:
+        return None
+    try:
+        return ast.literal_eval(text)
+    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        return None
 
 
 def _text_count(texts: list[str]) -> Field | None:
@@ -251,8 +284,14 @@ def read(raw: dict[str, Any], output_schema: dict[str, Any] | None) -> Reading:
     if output_schema is not None and structured is not None and not is_error:
         problems = schema_errors(output_schema, structured)
     found = _largest_array(structured, ("structuredContent",)) if structured else None
+    prose = _prose_field(structured, "\n".join(texts))
     if found is not None:
         items, source = found
+    elif prose is not None:
+        # ``{"content": "<the text>"}``: the structure only wraps the prose.
+        items, how = _text_items([prose[1]], 1)
+        source = f"{_pointer('structuredContent', prose[0])} ({how})"
+        texts = [prose[1]]
     elif isinstance(structured, dict) and structured:
         items, source = [structured], "/structuredContent (one object)"
     else:
@@ -263,7 +302,7 @@ def read(raw: dict[str, Any], output_schema: dict[str, Any] | None) -> Reading:
     if not is_error and structured is None:
         if output_schema is not None:
             error_text = "no structuredContent although the tool declares an output schema"
-        elif len(lines) <= 2 and _ERROR_TEXT.search(joined):
+        elif len(lines) == 1 and _ERROR_TEXT.search(lines[0]):
             error_text = lines[0][:160]
     return Reading(
         is_error=is_error,
@@ -275,13 +314,25 @@ def read(raw: dict[str, Any], output_schema: dict[str, Any] | None) -> Reading:
         lower_bound=accounting.get("lower_bound"),
         has_more=accounting.get("has_more"),
         next_cursor=accounting.get("next_cursor"),
-        text_count=None if is_error or structured is not None else _text_count(texts),
+        text_count=None
+        if is_error or (structured is not None and prose is None)
+        else _text_count(texts),
         schema_errors=problems,
         error_text=error_text,
         empty_object=not is_error and structured in (None, {}) and joined == "{}",
         titles=_titles(items),
         label=_label(structured),
     )
+
+
+def _prose_field(structured: Any, text: str) -> tuple[str, str] | None:
+    """The one string member of a structured result that carries the text, if that is all."""
+    if not isinstance(structured, dict) or len(structured) != 1:
+        return None
+    key, value = next(iter(structured.items()))
+    if isinstance(value, str) and (value.strip() == text.strip() or "\n" in value):
+        return str(key), value
+    return None
 
 
 def _label(structured: Any) -> str | None:

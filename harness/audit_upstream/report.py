@@ -31,8 +31,9 @@ def junit_xml(report: AuditReport) -> str:
         errors="0",
         skipped=str(skipped),
     )
-    ET.SubElement(ET.SubElement(suite, "properties"), "property", name="target",
-                  value=report.target)  # fmt: skip
+    ET.SubElement(
+        ET.SubElement(suite, "properties"), "property", name="target", value=report.target
+    )
     for tool in report.tools:
         case = ET.SubElement(suite, "testcase", classname=SUITE, name=tool.name)
         fails = [f for f in tool.findings if f.severity is Severity.FAIL]

@@ -1,0 +1,447 @@
+"""A deliberately dishonest MCP server for the audit's tests: one tool per finding code,
+honest tools beside them (snake_case and camelCase names, a lookup, a text-only tool)
+that must get no finding, and tools that write, which must never be called.
+
+``python -m harness.audit_upstream.dishonest --port P [--token T]``: streamable HTTP
+at ``/mcp`` on 127.0.0.1, a bearer required (401 otherwise); ``GET /dev/calls``
+lists every tools/call received, ``GET /healthz`` answers 200. Its tools/list is
+served in pages of ``LIST_PAGE`` tools, so a client must follow ``nextCursor``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import json
+import signal
+import subprocess
+import sys
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+import uvicorn
+from mcp import MCPError
+from mcp.server.context import ServerRequestContext
+from mcp.server.lowlevel import Server
+from mcp_types import (
+    INVALID_PARAMS,
+    CallToolRequestParams,
+    CallToolResult,
+    ListToolsResult,
+    PaginatedRequestParams,
+    TextContent,
+    Tool,
+    ToolAnnotations,
+)
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+DEFAULT_TOKEN = "dishonest-dev-token"
+LIST_PAGE = 5
+Args = dict[str, Any]
+
+# Which tool must raise which finding; the honest ones (None) must raise none.
+EXPECTED: dict[str, str | None] = {
+    "list_widgets": "no-accounting",
+    "list_orders": "page-labelled-total",
+    "search_events": "cap-saturation",
+    "list_notes": "limit-ignored",
+    "search_files": "cursor-unpinned",
+    "list_jobs": "error-as-result",
+    "list_users": "schema-violation",
+    "list_tickets": "empty-without-accounting",
+    "list_projects": None,
+    "listRecords": None,
+    "searchDocs": None,
+    "list_log_lines": None,
+    "get_project": None,
+}
+WRITE_TOOLS = ("delete_project", "create_widget", "archive_orders")
+
+
+def _text(text: str) -> TextContent:
+    return TextContent(type="text", text=text)
+
+
+def _result(structured: dict[str, Any] | None, text: str = "") -> CallToolResult:
+    body = text or json.dumps(structured)[:200]
+    return CallToolResult(content=[_text(body)], structured_content=structured)
+
+
+def _offset(token: object) -> int:
+    if not isinstance(token, str) or not token:
+        return 0
+    return int(base64.urlsafe_b64decode(token.encode()).decode())
+
+
+def _token(offset: int) -> str:
+    return base64.urlsafe_b64encode(str(offset).encode()).decode()
+
+
+def _int(args: Args, name: str, default: int) -> int:
+    value = args.get(name, default)
+    return value if isinstance(value, int) and value > 0 else default
+
+
+def _words(args: Args) -> str:
+    return str(args.get("query") or "")
+
+
+# --- the dishonest tools, one per finding ---------------------------------------------
+
+
+def list_widgets(args: Args) -> CallToolResult:
+    """Returns a full page of 100 widgets and says nothing about the rest."""
+    size = _int(args, "limit", 20)
+    items = [{"id": f"w-{i}", "name": f"Widget {i}"} for i in range(min(size, 100))]
+    return _result({"items": items})
+
+
+def list_orders(args: Args) -> CallToolResult:
+    """Labels the page length as the total (60 orders, 10 a page)."""
+    start, size = _offset(args.get("cursor")), _int(args, "limit", 10)
+    page = [{"id": f"o-{i}", "name": f"Order {i}"} for i in range(start, min(start + size, 60))]
+    more = start + len(page) < 60
+    return _result(
+        {"items": page, "total": len(page), "next_cursor": _token(start + size) if more else None}
+    )
+
+
+def search_events(args: Args) -> CallToolResult:
+    """Stops every search at 500 and calls it complete."""
+    query = _words(args).lower()
+    items = [{"id": f"{query}-{i}", "title": f"{query} event {i}"} for i in range(500)]
+    return _result({"items": items, "total": 500, "has_more": False})
+
+
+def list_notes(args: Args) -> CallToolResult:
+    """Ignores its limit: always 12 notes."""
+    items = [{"id": f"n-{i}", "title": f"Note {i}"} for i in range(12)]
+    return _result({"items": items, "total": 12, "has_more": False})
+
+
+def search_files(args: Args) -> CallToolResult:
+    """Its cursor re-runs the search three rows back: page 2 repeats page 1's tail."""
+    start = _offset(args.get("cursor"))
+    page_start = max(0, start - 3) if start else 0
+    page = [{"id": f"f-{i}", "title": f"File {i}"} for i in range(page_start, min(start + 10, 40))]
+    more = start + 10 < 40
+    return _result(
+        {
+            "items": page,
+            "total": 40,
+            "has_more": more,
+            "cursor": _token(start + 10) if more else None,
+        }
+    )
+
+
+def list_jobs(args: Args) -> CallToolResult:
+    """A failure relayed as an ordinary result (isError false)."""
+    return CallToolResult(content=[_text("Error: upstream returned 502 Bad Gateway")])
+
+
+def list_users(args: Args) -> CallToolResult:
+    """Declares string ids and an integer total, sends integer ids and a string total."""
+    items = [{"id": i, "name": f"User {i}"} for i in range(3)]
+    return _result({"items": items, "total": "3", "has_more": False})
+
+
+def list_tickets(args: Args) -> CallToolResult:
+    """Nothing, and nothing saying whether that is all."""
+    return _result({"items": []})
+
+
+# --- the honest tools -------------------------------------------------------------------
+
+_PROJECTS = [{"id": f"p-{i:02}", "name": f"Project {i}"} for i in range(23)]
+_RECORDS = [{"id": f"r-{i}", "label": f"Record {i}"} for i in range(17)]
+_DOCS = [
+    {"id": f"d-{i}", "title": f"{topic} document {i}"}
+    for i, topic in enumerate(["Budget", "Safety", "Budget", "Design", "Safety", "Budget"] * 4)
+]
+
+
+def list_projects(args: Args) -> CallToolResult:
+    start, size = _offset(args.get("cursor")), _int(args, "limit", 10)
+    page = _PROJECTS[start : start + size]
+    more = start + len(page) < len(_PROJECTS)
+    cursor = _token(start + len(page)) if more else None
+    return _result({"items": page, "total": len(_PROJECTS), "has_more": more, "cursor": cursor})
+
+
+def list_records(args: Args) -> CallToolResult:
+    start, size = _offset(args.get("pageToken")), _int(args, "pageSize", 5)
+    page = _RECORDS[start : start + size]
+    more = start + len(page) < len(_RECORDS)
+    token = _token(start + len(page)) if more else None
+    return _result(
+        {"records": page, "totalCount": len(_RECORDS), "hasMore": more, "nextPageToken": token}
+    )
+
+
+def search_docs(args: Args) -> CallToolResult:
+    words = set(_words(args).lower().split())
+    hits = [d for d in _DOCS if words & set(d["title"].lower().split())]
+    start, size = _int(args, "offset", 0) if args.get("offset") else 0, _int(args, "maxResults", 4)
+    page = hits[start : start + size]
+    more = start + len(page) < len(hits)
+    return _result({"results": page, "totalCount": len(hits), "hasMore": more})
+
+
+def list_log_lines(args: Args) -> CallToolResult:
+    lines = [f"{i}. 2026-11-0{i} service restarted" for i in range(1, 9)]
+    return CallToolResult(content=[_text("Total: 8 entries\n" + "\n".join(lines))])
+
+
+def get_project(args: Args) -> CallToolResult:
+    found = next((p for p in _PROJECTS if p["id"] == args.get("project_id")), None)
+    if found is None:
+        return CallToolResult(content=[_text("no such project")], is_error=True)
+    return _result(found)
+
+
+def _never(args: Args) -> CallToolResult:
+    raise MCPError(INVALID_PARAMS, "a write tool was called")
+
+
+# --- the catalogue ------------------------------------------------------------------------
+
+_STR = {"type": "string"}
+_LIMIT = {"type": "integer", "minimum": 1, "maximum": 100, "description": "Page size."}
+_CURSOR = {"type": "string", "description": "From a previous page."}
+
+
+def _schema(properties: dict[str, Any], required: tuple[str, ...] = ()) -> dict[str, Any]:
+    return {"type": "object", "properties": properties, "required": list(required)}
+
+
+def _limit(default: int) -> dict[str, Any]:
+    return {**_LIMIT, "default": default}
+
+
+_ITEMS = {"type": "array", "items": {"type": "object"}}
+_ENVELOPE = _schema(
+    {
+        "items": _ITEMS,
+        "total": {"type": "integer"},
+        "has_more": {"type": "boolean"},
+        "cursor": {"type": ["string", "null"]},
+    },
+    ("items", "total", "has_more"),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class _Tool:
+    name: str
+    description: str
+    input: dict[str, Any]
+    run: Callable[[Args], CallToolResult]
+    output: dict[str, Any] | None = None
+    annotations: ToolAnnotations | None = None
+
+    def tool(self) -> Tool:
+        return Tool(
+            name=self.name,
+            description=self.description,
+            input_schema=self.input,
+            output_schema=self.output,
+            annotations=self.annotations,
+        )
+
+
+_READ = ToolAnnotations(read_only_hint=True)
+TOOLS: tuple[_Tool, ...] = (
+    _Tool("list_widgets", "List widgets.", _schema({"limit": _limit(20)}), list_widgets),
+    _Tool(
+        "list_orders",
+        "List orders, paginated.",
+        _schema({"limit": _limit(10), "cursor": _CURSOR}),
+        list_orders,
+    ),
+    _Tool(
+        "search_events",
+        "Search calendar events by keywords.",
+        _schema({"query": _STR}, ("query",)),
+        search_events,
+    ),
+    _Tool("list_notes", "List notes.", _schema({"limit": _limit(5)}), list_notes),
+    _Tool(
+        "search_files",
+        "Search files by name.",
+        _schema({"query": _STR, "cursor": _CURSOR}, ("query",)),
+        search_files,
+        annotations=_READ,
+    ),
+    _Tool("list_jobs", "List background jobs.", _schema({}), list_jobs),
+    _Tool(
+        "list_users",
+        "List users.",
+        _schema({}),
+        list_users,
+        output=_schema(
+            {
+                "items": {"type": "array", "items": _schema({"id": _STR, "name": _STR}, ("id",))},
+                "total": {"type": "integer"},
+                "has_more": {"type": "boolean"},
+            },
+            ("items", "total", "has_more"),
+        ),
+    ),
+    _Tool("list_tickets", "List support tickets.", _schema({}), list_tickets),
+    _Tool(
+        "list_projects",
+        "List projects, paginated.",
+        _schema({"limit": _limit(10), "cursor": _CURSOR}),
+        list_projects,
+        output=_ENVELOPE,
+        annotations=_READ,
+    ),
+    _Tool(
+        "listRecords",
+        "List records.",
+        _schema({"pageSize": {"type": "integer", "default": 5}, "pageToken": _STR}),
+        list_records,
+    ),
+    _Tool(
+        "searchDocs",
+        "Search documents about budget, safety or design.",
+        _schema(
+            {
+                "query": _STR,
+                "maxResults": {"type": "integer", "default": 4},
+                "offset": {"type": "integer"},
+            },
+            ("query",),
+        ),
+        search_docs,
+    ),
+    _Tool("list_log_lines", "The service log.", _schema({}), list_log_lines),
+    _Tool(
+        "get_project",
+        "Get one project.",
+        _schema({"project_id": _STR}, ("project_id",)),
+        get_project,
+    ),
+    _Tool(
+        "delete_project",
+        "Remove a project.",
+        _schema({"project_id": _STR}, ("project_id",)),
+        _never,
+    ),
+    _Tool("create_widget", "Make a widget.", _schema({"name": _STR}), _never),
+    _Tool(
+        "archive_orders",
+        "Archive every order.",
+        _schema({}),
+        _never,
+        annotations=ToolAnnotations(read_only_hint=False, destructive_hint=True),
+    ),
+)
+_BY_NAME = {t.name: t for t in TOOLS}
+
+
+def build_server(calls: list[dict[str, Any]]) -> Server[object]:
+    async def list_tools(
+        _ctx: ServerRequestContext[Any], params: PaginatedRequestParams | None
+    ) -> ListToolsResult:
+        start = int(params.cursor) if params is not None and params.cursor else 0
+        page = [t.tool() for t in TOOLS[start : start + LIST_PAGE]]
+        more = start + LIST_PAGE < len(TOOLS)
+        return ListToolsResult(tools=page, next_cursor=str(start + LIST_PAGE) if more else None)
+
+    async def call_tool(
+        _ctx: ServerRequestContext[Any], params: CallToolRequestParams
+    ) -> CallToolResult:
+        arguments = dict(params.arguments or {})
+        calls.append({"tool": params.name, "arguments": arguments})
+        tool = _BY_NAME.get(params.name)
+        if tool is None:
+            raise MCPError(INVALID_PARAMS, f"Unknown tool: {params.name}")
+        return tool.run(arguments)
+
+    return Server("dishonest", version="0.1.0", on_list_tools=list_tools, on_call_tool=call_tool)
+
+
+class _BearerGate:
+    """401 on /mcp without the one bearer this process accepts."""
+
+    def __init__(self, app: ASGIApp, token: str) -> None:
+        self._app = app
+        self._expected = f"Bearer {token}".encode()
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["path"].startswith("/mcp"):
+            given = dict(scope["headers"]).get(b"authorization", b"")
+            if given != self._expected:
+                response = JSONResponse({"error": "invalid_token"}, 401)
+                await response(scope, receive, send)
+                return
+        await self._app(scope, receive, send)
+
+
+def create_app(token: str = DEFAULT_TOKEN) -> ASGIApp:
+    calls: list[dict[str, Any]] = []
+
+    async def listed_calls(_request: Request) -> Response:
+        return JSONResponse(calls)
+
+    async def healthz(_request: Request) -> Response:
+        return JSONResponse({"ok": True})
+
+    app = build_server(calls).streamable_http_app(
+        custom_starlette_routes=[Route("/dev/calls", listed_calls), Route("/healthz", healthz)]
+    )
+    return _BearerGate(app, token)
+
+
+@contextmanager
+def running(token: str = DEFAULT_TOKEN) -> Iterator[str]:
+    """This server as a process on a free loopback port; yields its origin once healthy."""
+    from beacon.cli.up import HOST, free_port, wait_healthy
+
+    port = free_port()
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "harness.audit_upstream.dishonest",
+            "--port",
+            str(port),
+            "--token",
+            token,
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    origin = f"http://{HOST}:{port}"
+    try:
+        wait_healthy(f"{origin}/healthz", proc, threading.Event())
+        yield origin
+    finally:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGTERM)
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait(timeout=10)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--token", default=DEFAULT_TOKEN)
+    options = parser.parse_args(argv)
+    uvicorn.run(create_app(options.token), host="127.0.0.1", port=options.port, log_level="warning")
+
+
+if __name__ == "__main__":
+    main()
