@@ -129,7 +129,7 @@ def start(directory: Path, port: int = 0) -> Cluster:
     else:
         password = secrets.token_urlsafe(32)
         _initdb(bin_dir, directory, password)
-    running = _running_port(data)
+    running = running_port(data)
     if running is not None:
         return Cluster(directory, running, password)
     port = port or free_port()
@@ -143,7 +143,7 @@ def start(directory: Path, port: int = 0) -> Cluster:
 def stop(directory: Path) -> int | None:
     """Stop the cluster in ``directory``; the port it listened on, None if none ran."""
     data = directory / "data"
-    port = _running_port(data)
+    port = running_port(data)
     if port is not None:
         _run([str(bindir() / "pg_ctl"), "-D", str(data), "-m", "immediate", "-w", "stop"])
     return port
@@ -234,7 +234,7 @@ def _stored_password(directory: Path) -> str:
         ) from None
 
 
-def _running_port(data: Path) -> int | None:
+def running_port(data: Path) -> int | None:
     """The port of the server running on ``data``; None when none runs (a stale pid file)."""
     pid_file = data / "postmaster.pid"
     if not pid_file.exists():

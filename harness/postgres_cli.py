@@ -92,9 +92,7 @@ def _stop(directory: DirOpt = None) -> None:
 
 def _status(directory: DirOpt = None) -> None:
     """Say whether the cluster in DIR runs, and on which port (exit 0 running, 1 not)."""
-    # The private reader `stop` uses too: harness/postgres.py has no public one yet.
-    from harness.postgres import PostgresUnavailable
-    from harness.postgres import _running_port as running_port
+    from harness.postgres import PostgresUnavailable, running_port
 
     where = _directory(directory)
     try:

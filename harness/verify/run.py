@@ -118,7 +118,7 @@ def usage_problem(options: VerifyOptions) -> str | None:
         names = ", ".join(CHECKS)
         return f"unknown --check {unknown}: choose from {names} (or a group: prose, auth …)"
     if options.leeway_s < 0 or options.workers < 1:
-        return "--leeway must be ≥ 0 and --workers ≥ 1"
+        return "--leeway must be ≥ 0 and --concurrency ≥ 1"
     if options.deadline_s is not None and not options.deadline_s > 0:
         return "--turn-deadline must be > 0 seconds"
     if any(not q.strip() for q in options.questions):
