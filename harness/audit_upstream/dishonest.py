@@ -258,6 +258,22 @@ class _Tool:
 
 _READ = ToolAnnotations(read_only_hint=True)
 TOOLS: tuple[_Tool, ...] = (
+    # First on tools/list page 1: a client that validates results (the SDK's call_tool)
+    # would raise on it instead of reporting it.
+    _Tool(
+        "list_users",
+        "List users.",
+        _schema({}),
+        list_users,
+        output=_schema(
+            {
+                "items": {"type": "array", "items": _schema({"id": _STR, "name": _STR}, ("id",))},
+                "total": {"type": "integer"},
+                "has_more": {"type": "boolean"},
+            },
+            ("items", "total", "has_more"),
+        ),
+    ),
     _Tool("list_widgets", "List widgets.", _schema({"limit": _limit(20)}), list_widgets),
     _Tool(
         "list_orders",
@@ -280,20 +296,6 @@ TOOLS: tuple[_Tool, ...] = (
         annotations=_READ,
     ),
     _Tool("list_jobs", "List background jobs.", _schema({}), list_jobs),
-    _Tool(
-        "list_users",
-        "List users.",
-        _schema({}),
-        list_users,
-        output=_schema(
-            {
-                "items": {"type": "array", "items": _schema({"id": _STR, "name": _STR}, ("id",))},
-                "total": {"type": "integer"},
-                "has_more": {"type": "boolean"},
-            },
-            ("items", "total", "has_more"),
-        ),
-    ),
     _Tool("list_tickets", "List support tickets.", _schema({}), list_tickets),
     _Tool(
         "list_projects",

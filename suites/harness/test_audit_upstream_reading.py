@@ -48,6 +48,7 @@ def test_items_are_counted_from_text_and_the_reading_says_how(
     "text",
     [
         "Fixed the error in the login form\nRemoved failed builds",
+        "Error handling guide\nRetry policy",
         "Fixed the error in the login form",
         "No matches found",
         "Total: 0 results",
