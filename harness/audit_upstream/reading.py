@@ -194,6 +194,15 @@ def _text(raw: dict[str, Any]) -> list[str]:
     ]
 
 
+def _linked(raw: dict[str, Any]) -> list[Any]:
+    """Resource links and embedded resources: each block one item (by its URI)."""
+    return [
+        (b.get("uri") or (b.get("resource") or {}).get("uri") or json.dumps(b)[:200])
+        for b in raw.get("content") or ()
+        if isinstance(b, dict) and b.get("type") in ("resource_link", "resource")
+    ]
+
+
 def _text_items(texts: list[str], blocks: int) -> tuple[list[Any], str]:
     if blocks > 1 and len(texts) > 1:
         return list(texts), f"text: {len(texts)} content blocks"
@@ -294,6 +303,8 @@ def read(raw: dict[str, Any], output_schema: dict[str, Any] | None) -> Reading:
         texts = [prose[1]]
     elif isinstance(structured, dict) and structured:
         items, source = [structured], "/structuredContent (one object)"
+    elif linked := _linked(raw):
+        items, source = linked, f"content: {len(linked)} resource blocks"
     else:
         items, source = _text_items(texts, blocks)
     joined = "\n".join(texts).strip()

@@ -195,3 +195,10 @@ def test_a_contract_entry_missing_its_accounting_places_is_refused() -> None:
     entry = entry_from_tool_spec(tool_specs()[0])
     del entry["total"]
     assert problems({"version": 1, "target": "t", "tools": {"x": entry}})
+
+
+def test_resource_link_blocks_are_items() -> None:
+    links = [{"type": "resource_link", "uri": f"test://r/{i}", "name": f"r{i}"} for i in range(3)]
+    raw = {"content": [{"type": "text", "text": "Here are the links"}, *links]}
+    reading = read(raw, None)
+    assert reading.items == 3 and reading.keys[0] == "test://r/0"
