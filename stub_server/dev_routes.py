@@ -52,7 +52,8 @@ def thumbnail_svg(item_id: str) -> str:
         '<svg xmlns="http://www.w3.org/2000/svg" width="160" height="120" viewBox="0 0 160 120">'
         f"<title>{item_id}</title>"
         f'<rect width="160" height="120" fill="hsl({hue},35%,86%)"/>'
-        f'<path d="M0 88 L46 58 L78 80 L112 50 L160 86 L160 120 L0 120 Z" fill="hsl({hue},30%,62%)"/>'
+        '<path d="M0 88 L46 58 L78 80 L112 50 L160 86 L160 120 L0 120 Z" '
+        f'fill="hsl({hue},30%,62%)"/>'
         '<g fill="none" stroke="rgba(0,0,0,0.35)" stroke-width="3">'
         '<rect x="62" y="26" width="36" height="26" rx="4"/><circle cx="80" cy="39" r="7"/></g>'
         "</svg>"

@@ -91,7 +91,10 @@ def test_an_answer_in_words_with_nothing_counted_is_not_complete(
 def test_an_error_terminal_is_failed_never_complete(stack: Stack, token: str, page: Page) -> None:
     frames = [
         ("start", {"turn_id": "t_x", "seq": 1, "session_id": None, "mode": "single"}),
-        ("error", {"turn_id": "t_x", "seq": 2, "code": "model_unavailable", "message": "No model."}),
+        (
+            "error",
+            {"turn_id": "t_x", "seq": 2, "code": "model_unavailable", "message": "No model."},
+        ),
     ]
     stream = "".join(f"event: {e}\nid: {d['seq']}\ndata: {json.dumps(d)}\n\n" for e, d in frames)
 
@@ -209,9 +212,7 @@ def test_a_citation_opens_the_viewer_and_back_returns_to_the_conversation(
     expect(turns.nth(1).get_by_test_id("past-asked")).to_have_text(HOW_MANY)
 
 
-def test_the_conversation_reads_at_phone_width(
-    stack: Stack, token: str, browser: Browser
-) -> None:
+def test_the_conversation_reads_at_phone_width(stack: Stack, token: str, browser: Browser) -> None:
     context = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-US")
     try:
         page = context.new_page()
@@ -233,9 +234,7 @@ def test_the_conversation_reads_at_phone_width(
     [
         pytest.param(lambda: None, "missing", "no token", id="missing"),
         pytest.param(lambda: "not-a-jwt", "malformed", "not a token", id="malformed"),
-        pytest.param(
-            lambda: mint(exp=int(time.time()) - 3600), "expired", "expired", id="expired"
-        ),
+        pytest.param(lambda: mint(exp=int(time.time()) - 3600), "expired", "expired", id="expired"),
     ],
 )
 def test_a_token_that_cannot_work_is_said_before_the_first_question_and_keeps_it(
