@@ -29,6 +29,10 @@ class TokenRefused(AskError):
     """The chat server answered 401: the bearer is malformed, expired or signed by another key."""
 
 
+class UnknownScenario(AskError):
+    """The stub names no such scenario: a bad option value (usage), like ``up``'s."""
+
+
 @contextmanager
 def reaching(what: str, url: str) -> Iterator[None]:
     """Turns the HTTP client's failures to reach ``url`` into an ``AskError`` of one line."""
@@ -86,7 +90,7 @@ def check_scenario(mcp_url: str, scenario: str, token: str) -> None:
     except ValueError:
         unknown = False
     if unknown:
-        raise AskError(
+        raise UnknownScenario(
             f"unknown scenario {scenario!r} (`beacon stub-mcp --help` lists the scenarios)"
         )
 

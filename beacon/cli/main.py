@@ -21,6 +21,7 @@ from rich.console import Console
 from beacon.cli.ask import (
     AskError,
     TokenRefused,
+    UnknownScenario,
     Unreachable,
     check_scenario,
     describe,
@@ -249,6 +250,8 @@ def _ask_failed(command: str, exc: AskError) -> NoReturn:
         if isinstance(exc, Unreachable)
         else Exit.TOKEN_REFUSED
         if isinstance(exc, TokenRefused)
+        else Exit.USAGE
+        if isinstance(exc, UnknownScenario)
         else Exit.FAILED
     )
     fail(command, str(exc), code, exc)

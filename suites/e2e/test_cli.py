@@ -142,7 +142,7 @@ def test_ask_prints_the_question_above_the_answer(stack: Stack) -> None:
 )
 def test_unreachable_or_bad_urls_are_one_line_errors(args: tuple[str, ...], says: str) -> None:
     done = run_beacon(*args)
-    assert done.returncode == 1
+    assert done.returncode == 3  # README "Troubleshooting": 3 is a server not reached
     assert says in done.stderr and len(done.stderr.strip().splitlines()) == 1
 
 
@@ -150,10 +150,10 @@ def test_an_unknown_scenario_is_one_line(stack: Stack) -> None:
     done = run_beacon(
         "ask", "hi", "--chat", stack.chat_url, "--mcp", stack.mcp_url, "--scenario", "no-such"
     )
-    assert done.returncode == 1
+    assert done.returncode == 2  # a bad option value is usage, for ask as for up
     assert done.stderr.strip() == (
         "beacon ask: unknown scenario 'no-such' (`beacon stub-mcp --help` lists the scenarios)"
     )
     up = run_beacon("up", "--scenario", "no-such")
-    assert up.returncode == 1 and "Traceback" not in up.stderr
+    assert up.returncode == 2 and "Traceback" not in up.stderr
     assert "unknown scenario 'no-such'" in up.stderr

@@ -36,16 +36,18 @@ PACKAGES = (PRODUCT, *BESIDE, "boundaries")
 # arguments (path → (options, arguments)). The gates parse their own arguments.
 COMMANDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "up": (("--chat-port", "--db", "--scenario", "--workers"), ()),
-    "serve": (("--host", "--port", "--workers"), ()),
-    "stub-mcp": (("--port", "--scenario"), ()),
-    "stub-llm": (("--port",), ()),
+    # --access-log: one line per request, never content (issue 29).
+    "serve": (("--access-log", "--host", "--port", "--workers"), ()),
+    "stub-mcp": (("--access-log", "--port", "--scenario"), ()),
+    "stub-llm": (("--access-log", "--port"), ()),
     "token": (("--mcp", "--sub", "--tier"), ()),
     "ask": (("--chat", "--locale", "--mcp", "--mode", "--scenario", "--token"), ("question",)),
     "demo": (("--scenario",), ()),
     "sweep": (("--root",), ()),
     "boundaries list": (("--by-kind", "--root"), ()),
-    "gate observe": ((), ()),
-    "gate promote": ((), ()),
+    # Typed options now (their --help exits 0), passed on to the gates' own parsers.
+    "gate observe": (("--bypass", "--junit", "--root"), ()),
+    "gate promote": (("--bypass", "--from", "--junit", "--root", "--to"), ()),
     "gate history": (("--root",), ()),
     "check-executed": (("--junit", "--root"), ()),
     "audit fan-in": (("--junit", "--root"), ()),
@@ -55,10 +57,27 @@ COMMANDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     ),
     "postgres start": (("--directory", "--port"), ()),
     "postgres stop": (("--directory",), ()),
+    "postgres status": (("--directory",), ()),
+    # issue 28: any MCP server's accounting, measured.
+    "audit-upstream": (
+        (
+            "--contract-out",
+            "--html",
+            "--json",
+            "--junit",
+            "--max-pages",
+            "--mcp",
+            "--stdio",
+            "--token",
+        ),
+        (),
+    ),
     "verify": (
         (
             "--baseline",
             "--check",
+            # turns side by side; --workers stays a hidden alias of it
+            "--concurrency",
             "--expired-token",
             "--html",
             "--json",
@@ -243,7 +262,7 @@ def test_the_stub_harness_and_gates_register_through_entry_points() -> None:
     assert load_commands(fresh) == sorted(ENTRY_POINTS)
     assert command_names(fresh) == {
         "stub-mcp", "stub-llm", "sweep", "boundaries", "check-executed", "audit", "probe",
-        "verify", "gate", "postgres",
+        "verify", "gate", "postgres", "audit-upstream",
     }  # fmt: skip
     assert set(STUB_COMMANDS) <= command_names(app)
 
