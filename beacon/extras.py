@@ -34,6 +34,6 @@ def install_hint(extra: str, module: str) -> str:
 def missing_extra(extra: str) -> str | None:
     """The one-line hint when a module of ``extra`` is not importable here, else None."""
     for module, owner in EXTRA_OF_MODULE.items():
-        if owner == extra and module != "build" and find_spec(module) is None:
+        if owner == extra and find_spec(module) is None:
             return install_hint(extra, module)
     return None

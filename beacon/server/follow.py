@@ -107,8 +107,10 @@ class StoreFollowers:
         try:
             while time.monotonic() < deadline:
                 event.clear()  # before reading: an announcement after the read wakes us
-                read, first = (first, None) if first is not None else (None, None)
-                read = read or await self._read(turn_id, index)
+                read: tuple[str | None, list[StoredFrame]] | None = first
+                first = None
+                if read is None:
+                    read = await self._read(turn_id, index)
                 if read is None:
                     yield CUT
                     return

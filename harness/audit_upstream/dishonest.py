@@ -13,10 +13,7 @@ from __future__ import annotations
 import argparse
 import base64
 import json
-import signal
-import subprocess
 import sys
-import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -406,35 +403,11 @@ def create_app(token: str = DEFAULT_TOKEN) -> ASGIApp:
 @contextmanager
 def running(token: str = DEFAULT_TOKEN) -> Iterator[str]:
     """This server as a process on a free loopback port; yields its origin once healthy."""
-    from beacon.cli.up import HOST, free_port, wait_healthy
+    from harness.chat_process import running_server
 
-    port = free_port()
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "harness.audit_upstream.dishonest",
-            "--port",
-            str(port),
-            "--token",
-            token,
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-    )
-    origin = f"http://{HOST}:{port}"
-    try:
-        wait_healthy(f"{origin}/healthz", proc, threading.Event())
+    command = [sys.executable, "-m", "harness.audit_upstream.dishonest", "--token", token]
+    with running_server(command) as origin:
         yield origin
-    finally:
-        if proc.poll() is None:
-            proc.send_signal(signal.SIGTERM)
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait(timeout=10)
 
 
 def main(argv: list[str] | None = None) -> None:
