@@ -5,6 +5,10 @@ from __future__ import annotations
 
 import re
 
+from beacon.upstream.items import ITEM_FIELDS, flat, folded
+
+__all__ = ["ITEM_FIELDS", "flat", "folded"]
+
 # Arguments that bound how many items come back.
 PAGE_SIZE_ARGS = frozenset(
     {
@@ -78,7 +82,6 @@ NEXT_CURSOR_FIELDS = frozenset(
     }
 )
 # Where items usually sit in a structured result, in order of preference.
-ITEM_FIELDS = ("items", "rows", "results", "data", "entries", "records", "result", "matches")
 # Fields that identify an item (for page overlap).
 ID_FIELDS = ("id", "uuid", "key", "uri", "url", "path", "name", "sha", "hash")
 
@@ -170,16 +173,6 @@ AXIS_ARGS: dict[str, frozenset[str]] = {
     "person": frozenset({"person", "inspector", "author", "assignee", "user", "owner"}),
     "topic": frozenset({"query", "q", "search", "keyword", "keywords", "term", "terms", "topic"}),
 }
-
-
-def folded(name: str) -> str:
-    """``pageSize`` and ``page_size`` as one key: lower case, no separators but ``_``."""
-    snake = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name)
-    return snake.replace("-", "_").lower()
-
-
-def flat(name: str) -> str:
-    return folded(name).replace("_", "")
 
 
 def tokens(name: str) -> list[str]:

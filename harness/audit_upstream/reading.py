@@ -7,7 +7,6 @@ rows, or plain lines), and the reading says which. Pure: no I/O.
 
 from __future__ import annotations
 
-import ast
 import json
 import re
 from collections.abc import Iterator
@@ -16,12 +15,9 @@ from typing import Any
 
 import jsonschema
 
+from beacon.upstream.items import items_from_text, largest_array, pointer, texts_of
 from harness.audit_upstream import names
 
-_LIST_LINE = re.compile(r"^\s*(?:\d+[.)]|[-*•+])\s+\S")
-_TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}")
-_SECTION = re.compile(r"^#{1,6}\s+\S")
-_KEY_LINE = re.compile(r"^([A-Za-z][\w .-]{0,30}):\s*\S")
 # A one-line text that reads as a failure: it starts with one, names one with a colon,
 # says something "is invalid", or carries an HTTP error status ("… 502 Bad Gateway").
 _ERROR_TEXT = re.compile(
@@ -99,16 +95,12 @@ class Reading:
         }
 
 
-def _pointer(*parts: object) -> str:
-    return "/" + "/".join(str(p).replace("~", "~0").replace("/", "~1") for p in parts)
-
-
 def _scan(value: Any, path: tuple[object, ...], depth: int) -> Iterator[tuple[str, Any, str]]:
     """(folded key, value, pointer) of every object member down to ``depth``."""
     if not isinstance(value, dict) or depth < 0:
         return
     for key, inner in value.items():
-        yield names.flat(str(key)), inner, _pointer(*path, key)
+        yield names.flat(str(key)), inner, pointer(*path, key)
         yield from _scan(inner, (*path, key), depth - 1)
 
 
@@ -128,7 +120,7 @@ def _accounting(raw: dict[str, Any]) -> dict[str, Field]:
         ("next_cursor", names.NEXT_CURSOR_FIELDS),
     )
     for value, path in places:
-        for key, inner, pointer in _scan(value, path, 2):
+        for key, inner, where in _scan(value, path, 2):
             for group, keys in groups:
                 if group in found or key not in {names.flat(k) for k in keys}:
                     continue
@@ -136,7 +128,7 @@ def _accounting(raw: dict[str, Any]) -> dict[str, Field]:
                     continue
                 if group == "has_more" and not isinstance(inner, bool):
                     continue
-                found[group] = Field(pointer, inner)
+                found[group] = Field(where, inner)
     return found
 
 
@@ -164,36 +156,6 @@ def _titles(items: list[Any]) -> tuple[str, ...]:
     return tuple(found)
 
 
-def _largest_array(value: Any, path: tuple[object, ...]) -> tuple[list[Any], str] | None:
-    """The item array of a structured result: a preferred name first, else the longest."""
-    if isinstance(value, list):
-        return value, _pointer(*path)
-    if not isinstance(value, dict):
-        return None
-    arrays = [(k, v) for k, v in value.items() if isinstance(v, list)]
-    for name in names.ITEM_FIELDS:
-        for key, array in arrays:
-            if names.flat(key) == name:
-                return array, _pointer(*path, key)
-    if arrays:
-        key, array = max(arrays, key=lambda kv: len(kv[1]))
-        return array, _pointer(*path, key)
-    for key, inner in value.items():
-        if isinstance(inner, dict):
-            nested = _largest_array(inner, (*path, key))
-            if nested is not None:
-                return nested
-    return None
-
-
-def _text(raw: dict[str, Any]) -> list[str]:
-    return [
-        str(b.get("text", ""))
-        for b in raw.get("content") or ()
-        if isinstance(b, dict) and b.get("type") == "text"
-    ]
-
-
 def _linked(raw: dict[str, Any]) -> list[Any]:
     """Resource links and embedded resources: each block one item (by its URI)."""
     return [
@@ -201,63 +163,6 @@ def _linked(raw: dict[str, Any]) -> list[Any]:
         for b in raw.get("content") or ()
         if isinstance(b, dict) and b.get("type") in ("resource_link", "resource")
     ]
-
-
-def _text_items(texts: list[str], blocks: int) -> tuple[list[Any], str]:
-    if blocks > 1 and len(texts) > 1:
-        return list(texts), f"text: {len(texts)} content blocks"
-    text = "\n".join(texts).strip()
-    if not text:
-        return [], "text: empty"
-    try:
-        parsed = json.loads(text)
-    except ValueError:
-        parsed = _python_literal(text)
-    if isinstance(parsed, list):
-        return parsed, "text: an array (JSON or a Python literal)"
-    if isinstance(parsed, dict):
-        inner = _largest_array(parsed, ())
-        if inner is not None:
-            return inner[0], f"text: JSON object, array at {inner[1]}"
-        return ([parsed] if parsed else []), "text: one JSON object"
-    lines = [line for line in text.splitlines() if line.strip()]
-    listed = [line.strip() for line in lines if _LIST_LINE.match(line)]
-    if listed:
-        return listed, "text: numbered or bulleted lines"
-    sections = [line.strip() for line in lines if _SECTION.match(line)]
-    if len(sections) > 1:
-        return sections, "text: headed sections"
-    table = [line.strip() for line in lines if line.lstrip().startswith("|")]
-    if len(table) > 2 and any(_TABLE_RULE.match(line) for line in table):
-        rows = [line for line in table[1:] if not _TABLE_RULE.match(line)]
-        return rows, "text: table rows"
-    records = _records(lines)
-    if records:
-        return records, "text: records (repeated 'Key: value' blocks)"
-    if len(lines) > 1 and lines[0].rstrip().endswith(":"):
-        lines = lines[1:]  # a heading ("Allowed directories:") is not an item
-    return [line.strip() for line in lines], "text: lines"
-
-
-def _records(lines: list[str]) -> list[str]:
-    """Records of ``Key: value`` lines (``Commit: …`` / ``Author: …`` / ``Message: …``),
-    one per line carrying the first key, when that key repeats."""
-    keyed = [(m.group(1), line) for line in lines if (m := _KEY_LINE.match(line))]
-    if not keyed:
-        return []
-    first = keyed[0][0]
-    starts = [line.strip() for key, line in keyed if key == first]
-    return starts if len(starts) > 1 else []
-
-
-def _python_literal(text: str) -> Any:
-    """A Python ``repr`` of a list or dict (``[{'name': 'items'}]``), as some servers send."""
-    if not text.startswith(("[", "{")) or len(text) > 2_000_000:
-        return None
-    try:
-        return ast.literal_eval(text)
-    except (ValueError, SyntaxError, MemoryError, RecursionError):
-        return None
 
 
 def _text_count(texts: list[str]) -> Field | None:
@@ -280,33 +185,33 @@ def schema_errors(schema: dict[str, Any], structured: Any) -> tuple[str, ...]:
         errors = sorted(validator.iter_errors(structured), key=lambda e: list(e.path))
     except jsonschema.SchemaError as exc:
         return (f"the declared output schema is itself invalid: {exc.message}",)
-    return tuple(f"{_pointer('structuredContent', *e.path)}: {e.message[:160]}" for e in errors[:5])
+    return tuple(f"{pointer('structuredContent', *e.path)}: {e.message[:160]}" for e in errors[:5])
 
 
 def read(raw: dict[str, Any], output_schema: dict[str, Any] | None) -> Reading:
     is_error = raw.get("isError") is True
     structured = raw.get("structuredContent")
-    texts = _text(raw)
+    texts = texts_of(raw)
     blocks = len(raw.get("content") or ())
     accounting = _accounting(raw)
     problems: tuple[str, ...] = ()
     if output_schema is not None and structured is not None and not is_error:
         problems = schema_errors(output_schema, structured)
-    found = _largest_array(structured, ("structuredContent",)) if structured else None
+    found = largest_array(structured, ("structuredContent",)) if structured else None
     prose = _prose_field(structured, "\n".join(texts))
     if found is not None:
         items, source = found
     elif prose is not None:
         # ``{"content": "<the text>"}``: the structure only wraps the prose.
-        items, how = _text_items([prose[1]], 1)
-        source = f"{_pointer('structuredContent', prose[0])} ({how})"
+        items, how = items_from_text([prose[1]], 1)
+        source = f"{pointer('structuredContent', prose[0])} ({how})"
         texts = [prose[1]]
     elif isinstance(structured, dict) and structured:
         items, source = [structured], "/structuredContent (one object)"
     elif linked := _linked(raw):
         items, source = linked, f"content: {len(linked)} resource blocks"
     else:
-        items, source = _text_items(texts, blocks)
+        items, source = items_from_text(texts, blocks)
     joined = "\n".join(texts).strip()
     lines = [line for line in joined.splitlines() if line.strip()]
     error_text = None
