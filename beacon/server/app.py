@@ -18,10 +18,11 @@ from typing import Annotated, Any
 
 import anyio
 import httpx
-from fastapi import FastAPI, Header, Path, Query, Request
+from fastapi import Depends, FastAPI, Header, Path, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, RedirectResponse, Response, StreamingResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException
 
 from beacon import __version__
 from beacon.auth.verify import Identity, Verifier, bearer_token
@@ -32,28 +33,32 @@ from beacon.loop.pages import decide_page, fetch_more, has_more, serve_pending
 from beacon.policy.capabilities import TIERS, development_tiers, withheld_capability
 from beacon.policy.notices import denial_notice
 from beacon.server.follow import StoreFollowers
-from beacon.server.guard import (
-    EdgeLimits,
-    RequestGuard,
-    invalid_request,
-    unforeseen,
-    verified_identity,
-)
+from beacon.server.guard import EdgeLimits, invalid_request, unforeseen, verified_identity
 from beacon.server.headers import SecurityHeaders, origin_of
+from beacon.server.http_errors import http_error
 from beacon.server.hub import LiveTurn, Recovery, TurnHub
+from beacon.server.negotiation import EVENT_STREAM, JSON, NotAcceptable, not_acceptable, serves
 from beacon.server.openapi import (
     AUTH,
-    ERRORS,
+    EDGE,
+    GUARDED,
+    OPENAPI_VERSION,
+    REDIRECT,
     SESSION_HEADER,
     SSE,
     STARTED,
     STREAM_HEADERS,
+    TICKET_AUTH,
     ScenarioHeader,
-    headers_not_nullable,
+    errors,
+    published,
 )
 from beacon.server.ratelimit import RateLimit, rate_limits_from
+from beacon.server.replies import Health, Session, StreamTicket
 from beacon.server.settings import Settings
 from beacon.server.slots import SlotLocks
+from beacon.server.ticket_guard import TicketGuard
+from beacon.server.tickets import TicketKeys
 from beacon.server.writer import FrameWriter
 from beacon.store.backends import open_store
 from beacon.store.errors import SealedRecordError, StoreError, StoreUnavailable, TurnTaken
@@ -73,6 +78,9 @@ from beacon.wire.turns import (
 )
 
 log = logging.getLogger(__name__)
+# A reconnecting EventSource waits this long (ms) after a cut; after the terminal
+# it is answered 204, which ends its reconnecting for good.
+RETRY_HINT = b"retry: 1000\n\n"
 # A path id no server ever made (a NUL, a control byte, a slash…) is 422 before any store.
 TurnId = Annotated[str, Path(pattern=ID_PATTERN, max_length=ID_MAX)]
 SessionId = Annotated[str, Path(pattern=ID_PATTERN, max_length=ID_MAX)]
@@ -199,15 +207,20 @@ def create_app(settings: Settings) -> FastAPI:
             store.close()
 
     app = FastAPI(title="Beacon chat server", version=__version__, lifespan=lifespan)
+    app.openapi_version = OPENAPI_VERSION
     # Limits and the bearer before any body is read (beacon/server/guard.py); what
     # FastAPI would answer with the input echoed, or fail on, is answered without it.
     limits = EdgeLimits(settings.max_body_bytes, settings.scenarios_allowed)
     # Rate limits inside the guard (its identity, its strict body), before any route's work.
     app.add_middleware(RateLimit, limits=rate_limits)
-    app.add_middleware(RequestGuard, verifier=verifier, limits=limits)
+    # The guard also opens the event stream to a stream ticket (EventSource sends no header).
+    tickets = TicketKeys(settings.keyring)
+    app.add_middleware(TicketGuard, verifier=verifier, limits=limits, tickets=tickets)
     # Outermost: every answer, the guard's refusals too, carries the security headers.
     app.add_middleware(SecurityHeaders, image_origins=(origin_of(settings.mcp_url),))
     app.add_exception_handler(RequestValidationError, invalid_request)
+    app.add_exception_handler(HTTPException, http_error)
+    app.add_exception_handler(NotAcceptable, not_acceptable)
     app.add_exception_handler(StoreUnavailable, _unavailable)
     app.add_exception_handler(SealedRecordError, _unreadable)
     app.add_exception_handler(Exception, unforeseen)
@@ -215,7 +228,7 @@ def create_app(settings: Settings) -> FastAPI:
     publish_schema = app.openapi
 
     def openapi() -> dict[str, Any]:
-        return headers_not_nullable(publish_schema())
+        return published(publish_schema())
 
     app.openapi = openapi  # type: ignore[method-assign]
 
@@ -248,10 +261,25 @@ def create_app(settings: Settings) -> FastAPI:
         chunks: AsyncIterator[bytes], headers: dict[str, str] | None = None
     ) -> StreamingResponse:
         return StreamingResponse(
-            chunks, media_type="text/event-stream", headers={**STREAM_HEADERS, **(headers or {})}
+            _with_retry_hint(chunks),
+            media_type="text/event-stream",
+            headers={**STREAM_HEADERS, **(headers or {})},
         )
 
-    @app.get("/healthz")
+    async def ended_before(turn_id: str, after: int) -> bool:
+        """Whether the turn has ended and its client already has every frame: a
+        reconnect after the terminal, answered 204 so EventSource stops."""
+        status, frames = await anyio.to_thread.run_sync(store.frames_since, turn_id, after)
+        return status not in (None, "running") and not frames
+
+    @app.get(
+        "/healthz",
+        operation_id="health",
+        response_model=Health,
+        response_model_exclude_unset=True,
+        responses=errors(*EDGE, 406, 503),
+        dependencies=[Depends(serves(JSON))],
+    )
     async def healthz() -> Any:
         # Not ready while the store connection or the liveness lock is lost: a
         # balancer sends new turns elsewhere until this process has them back.
@@ -265,8 +293,8 @@ def create_app(settings: Settings) -> FastAPI:
         "/v1/turns",
         operation_id="start_turn",
         response_class=StreamingResponse,
-        responses={**STARTED, **ERRORS},
-        dependencies=AUTH,
+        responses={**STARTED, **errors(*GUARDED, 404, 406, 429)},
+        dependencies=[*AUTH, Depends(serves(EVENT_STREAM))],
     )
     async def post_turn(
         request: Request, body: TurnRequest, x_beacon_scenario: ScenarioHeader = None
@@ -325,8 +353,8 @@ def create_app(settings: Settings) -> FastAPI:
         "/v1/turns/{turn_id}/events",
         operation_id="turn_events",
         response_class=StreamingResponse,
-        responses={**SSE, **ERRORS},
-        dependencies=AUTH,
+        responses={**SSE, **errors(*GUARDED, 403, 404, 406)},
+        dependencies=[*TICKET_AUTH, Depends(serves(EVENT_STREAM))],
     )
     async def turn_events(
         request: Request,
@@ -343,6 +371,8 @@ def create_app(settings: Settings) -> FastAPI:
         if live is not None:
             if live.owner != identity.sub:
                 return _not_found("turn")
+            if after and await ended_before(turn_id, after):
+                return Response(status_code=204)
             return stream(live.follow(after))
         record = await anyio.to_thread.run_sync(store.turn, turn_id)
         if record is None or record.owner != identity.sub:
@@ -356,6 +386,8 @@ def create_app(settings: Settings) -> FastAPI:
                 # The first read here: a record this process cannot open is a coded
                 # error now, not a stream cut after its headers.
                 first = await anyio.to_thread.run_sync(store.frames_since, turn_id, after)
+                if first[0] != "running" and not first[1]:
+                    return Response(status_code=204)
                 return stream(followers.follow(turn_id, after, first))
         # A finished turn is decided again for the token as it stands, like load-more:
         # a replay is all or nothing (its bytes are the live stream's), so a turn
@@ -365,6 +397,9 @@ def create_app(settings: Settings) -> FastAPI:
         if lost is not None:
             return _error(403, "denied", denial_notice(lost))
         frames = await anyio.to_thread.run_sync(store.frames_after, turn_id, after)
+        if not frames:
+            # Ended, and every frame is the client's already: nothing will ever follow.
+            return Response(status_code=204)
 
         async def replay() -> AsyncIterator[bytes]:
             for encoded in frames:
@@ -376,8 +411,8 @@ def create_app(settings: Settings) -> FastAPI:
         "/v1/turns/{turn_id}/more",
         operation_id="load_more",
         response_model=MoreReply,
-        responses=ERRORS,
-        dependencies=AUTH,
+        responses=errors(*GUARDED, 403, 404, 406, 409, 429, 502),
+        dependencies=[*AUTH, Depends(serves(JSON))],
     )
     async def more(
         request: Request,
@@ -438,7 +473,7 @@ def create_app(settings: Settings) -> FastAPI:
         status_code=204,
         response_class=Response,
         response_model=None,
-        responses=ERRORS,
+        responses=errors(*GUARDED, 404),
         dependencies=AUTH,
     )
     async def feedback(request: Request, turn_id: TurnId, body: FeedbackRequest) -> Any:
@@ -456,8 +491,8 @@ def create_app(settings: Settings) -> FastAPI:
     @app.get(
         "/v1/sessions/{session_id}",
         operation_id="get_session",
-        responses=ERRORS,
-        dependencies=AUTH,
+        responses={200: {"model": Session}, **errors(*GUARDED, 404, 406)},
+        dependencies=[*AUTH, Depends(serves(JSON))],
     )
     async def get_session(request: Request, session_id: SessionId) -> Any:
         identity = identify(request)
@@ -483,7 +518,33 @@ def create_app(settings: Settings) -> FastAPI:
             ],
         }
 
-    @app.get("/", include_in_schema=False)
+    @app.post(
+        "/v1/turns/{turn_id}/ticket",
+        operation_id="stream_ticket",
+        response_model=StreamTicket,
+        responses=errors(*GUARDED, 404, 406),
+        dependencies=[*AUTH, Depends(serves(JSON))],
+    )
+    async def stream_ticket(request: Request, turn_id: TurnId) -> Any:
+        """A short-lived ticket to follow one turn the caller owns with a browser's
+        EventSource: ``GET /v1/turns/{turn_id}/events?ticket=…`` (it sends no
+        Authorization header). Never the bearer in a URL: a URL is logged."""
+        identity = await owned_turn(request, turn_id)
+        if isinstance(identity, JSONResponse):
+            return identity
+        minted = tickets.mint(identity, turn_id)
+        return JSONResponse(
+            {"ticket": minted.ticket, "expires_in": minted.expires_in},
+            headers={"Cache-Control": "no-store"},
+        )
+
+    @app.get(
+        "/",
+        operation_id="root",
+        response_class=RedirectResponse,
+        status_code=307,
+        responses={**REDIRECT, **errors(*EDGE)},
+    )
     async def root(request: Request) -> RedirectResponse:
         query = f"?{request.url.query}" if request.url.query else ""
         return RedirectResponse(url="/panel/" + query)
@@ -497,6 +558,17 @@ def create_app(settings: Settings) -> FastAPI:
     hosts_dir = str(FilePath(__file__).resolve().parent.parent / "hosts")
     app.mount("/hosts", StaticFiles(directory=hosts_dir, html=True), name="hosts")
     return app
+
+
+async def _with_retry_hint(chunks: AsyncIterator[bytes]) -> AsyncIterator[bytes]:
+    """The stream's chunks, the first one led by the reconnect hint (in one write,
+    so the first frame arrives no later than before)."""
+    hint = RETRY_HINT
+    async for chunk in chunks:
+        yield hint + chunk
+        hint = b""
+    if hint:
+        yield hint
 
 
 def app_from_env() -> FastAPI:

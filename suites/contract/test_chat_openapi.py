@@ -23,7 +23,7 @@ import pytest
 from harness.stack import Stack
 
 pytestmark = pytest.mark.e2e
-LINKS = ("Events", "More", "Feedback", "Session")
+LINKS = ("Events", "More", "Feedback", "Ticket", "Session")
 
 
 def test_every_operation_answers_as_documented(stack: Stack, token: str) -> None:

@@ -1,0 +1,61 @@
+"""The JSON bodies the chat server answers with, as published in its OpenAPI
+document (the frames are ``beacon.wire.frames``'; the turn request is
+``beacon.wire.turns``'). Models for the schema only: the routes build plain dicts.
+
+Every refusal, whoever sends it (the request guard, a route, the rate limit, a
+404 for an unknown path, a 405, the catch-all 500), is one shape: ``Error``.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class _Reply(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ErrorDetail(_Reply):
+    """A reason code and a message that never echoes the input."""
+
+    code: str = Field(pattern=r"^[a-z0-9_]+$")
+    message: str
+
+
+class FieldProblem(_Reply):
+    loc: list[str | int]
+    msg: str
+    type: str
+
+
+class Error(_Reply):
+    """Every error body. ``detail`` rides on a 422 only: each field and what is wrong."""
+
+    error: ErrorDetail
+    detail: list[FieldProblem] = Field(default_factory=list, max_length=20)
+
+
+class StreamTicket(_Reply):
+    """A ticket for ``GET /v1/turns/{turn_id}/events?ticket=…`` (EventSource)."""
+
+    ticket: str = Field(max_length=1024)
+    expires_in: int = Field(ge=0, description="seconds the ticket stays valid")
+
+
+class SessionMessage(_Reply):
+    turn_id: str
+    role: Literal["user", "assistant"]
+    text: str
+
+
+class Session(_Reply):
+    session_id: str
+    messages: list[SessionMessage]
+
+
+class Health(_Reply):
+    ok: bool
+    version: str
+    store: Literal["unavailable"] = "unavailable"  # only when not ready
