@@ -17,12 +17,51 @@ from dataclasses import dataclass
 from typing import Any
 
 from beacon.adjudication import AbsenceCause, Grade, SlotValue
-from beacon.adjudication.guard import Drop, GuardedStream
-from beacon.adjudication.slots import AuditEntry
+from beacon.adjudication.guard import Drop, judge
+from beacon.adjudication.slots import (
+    SLOT,
+    AuditEntry,
+    render_sentence,
+    render_slot,
+    split_sentences,
+)
 from beacon.adjudication.standing import Source, Standing, build_standing, strings_in
 from beacon.loop.copy import say
 from beacon.loop.evidence import Evidence
 from beacon.loop.narrator import NOTHING_SAYABLE, narrate
+
+# Japanese runs its sentences on after 。; the other locales put a space between.
+SENTENCE_JOINER: Mapping[str, str] = {"ja": ""}
+
+
+@dataclass(frozen=True, slots=True)
+class ShownSpan:
+    """A rendered ``{{shown:slot}}`` in the published text (code-point offsets, end
+    exclusive): the number, and the sentence it sits in. The wire's ``done.shown_spans``."""
+
+    slot: str
+    start: int
+    end: int
+    sentence_start: int
+    sentence_end: int
+
+    def moved(self, by: int) -> ShownSpan:
+        return ShownSpan(
+            self.slot,
+            self.start + by,
+            self.end + by,
+            self.sentence_start + by,
+            self.sentence_end + by,
+        )
+
+    def wire(self) -> dict[str, str | int]:
+        return {
+            "slot": self.slot,
+            "start": self.start,
+            "end": self.end,
+            "sentence_start": self.sentence_start,
+            "sentence_end": self.sentence_end,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,6 +70,7 @@ class Narration:
     drops: tuple[Drop, ...]
     slot_audit: tuple[AuditEntry, ...]
     fallback: bool  # the model's narration was wholly dropped; code's was published
+    shown: tuple[ShownSpan, ...] = ()
 
     def audit_records(self) -> list[dict[str, str]]:
         rows = [d.record() for d in self.drops]
@@ -106,6 +146,61 @@ def turn_standing(
     return build_standing([source(e) for e in counted], values, levels)
 
 
+def _shown_spans(
+    sentence: str, rendered: str, at: int, slots: Mapping[str, SlotValue], locale: str
+) -> Iterator[ShownSpan]:
+    """Where each shown slot of ``sentence`` landed in ``rendered`` (which starts at
+    ``at`` in the published text). Rendering replaces each slot by its phrase and
+    nothing else, so a slot's place moves by what the slots before it grew or shrank."""
+    body_start = at + len(rendered) - len(rendered.lstrip())
+    body_end = at + len(rendered.rstrip())
+    grown = 0
+    for match in SLOT.finditer(sentence):
+        kind, slot_id = match.group(1), match.group(2)
+        phrase = render_slot(kind, slots[slot_id], locale) or ""
+        start = at + match.start() + grown
+        if kind == "shown":
+            yield ShownSpan(slot_id, start, start + len(phrase), body_start, body_end)
+        grown += len(phrase) - len(match.group())
+
+
+@dataclass(frozen=True, slots=True)
+class _Published:
+    text: str
+    drops: tuple[Drop, ...]
+    audit: tuple[AuditEntry, ...]
+    shown: tuple[ShownSpan, ...]
+
+
+def _publish(
+    text: str, slots: Mapping[str, SlotValue], standing: Standing, locale: str
+) -> _Published:
+    """The guard a sentence at a time, then the kept sentences' slots rendered (what
+    ``GuardedStream`` yields for the whole text), with where each shown slot landed;
+    the result is stripped and the spans moved with it."""
+    out: list[str] = []
+    drops: list[Drop] = []
+    audit: list[AuditEntry] = []
+    shown: list[ShownSpan] = []
+    at = 0
+    for sentence in split_sentences(text):
+        drop = judge(sentence, standing, locale)
+        if drop is not None:
+            drops.append(drop)
+            continue
+        rendered, entries = render_sentence(sentence, slots, locale)
+        audit.extend(entries)
+        if rendered:
+            shown.extend(_shown_spans(sentence, rendered, at, slots, locale))
+        out.append(rendered)
+        at += len(rendered)
+    published = "".join(out)
+    lead = len(published) - len(published.lstrip())
+    return _Published(
+        published.strip(), tuple(drops), tuple(audit), tuple(s.moved(-lead) for s in shown)
+    )
+
+
 def guarded(
     text: str,
     slots: Mapping[str, SlotValue],
@@ -116,17 +211,16 @@ def guarded(
     projects: Mapping[str, str],
     question: str = "",
 ) -> Narration:
-    stream = GuardedStream(slots, standing, locale)
-    published = stream.feed(text) + stream.flush()
-    if published.strip():
-        # A dropped last sentence leaves its predecessor's trailing space behind.
-        return Narration(published.rstrip(), tuple(stream.drops), tuple(stream.audit), False)
+    model = _publish(text, slots, standing, locale)
+    if model.text:
+        return Narration(model.text, model.drops, model.audit, False, model.shown)
     # Nothing the model wrote may be said: code narrates the same anchors, and its
     # sentences pass the same guard (they are built never to trip it).
-    code = GuardedStream(slots, standing, locale)
-    built = " ".join(narrate(records, locale, projects=projects, question=question))
-    fallback = code.feed(built) + code.flush()
-    if not fallback.strip():
-        fallback = say(NOTHING_SAYABLE, locale)
-    drops = (*stream.drops, *code.drops)
-    return Narration(fallback.strip(), drops, (*stream.audit, *code.audit), True)
+    said = narrate(records, locale, projects=projects, question=question, slots=slots)
+    built = SENTENCE_JOINER.get(locale, " ").join(said)
+    code = _publish(built, slots, standing, locale)
+    drops = (*model.drops, *code.drops)
+    audit = (*model.audit, *code.audit)
+    if not code.text:
+        return Narration(say(NOTHING_SAYABLE, locale), drops, audit, True)
+    return Narration(code.text, drops, audit, True, code.shown)

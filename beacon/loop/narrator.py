@@ -14,34 +14,98 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from beacon.adjudication import Grade, SlotValue
+from beacon.lexicon.plurals import Forms, plural
 from beacon.loop.copy import say
 
 Copy = Mapping[str, str]
+Plural = Mapping[str, Forms]  # locale → the word's forms by CLDR plural category
 
-NOUNS: Mapping[str, Copy] = {
-    "search_photos": {"en": "photos", "ko": "사진", "ja": "写真", "de": "Fotos", "es": "fotos"},
+# What a count counted, as the noun phrase the count sentence ends in, by tool (or by
+# what a query's subject names). German and Spanish agree their adjective or verb with
+# the number ("1 passenden Befund", "2 fotos que coinciden"), so the phrase is the row,
+# not the bare noun; Korean and Japanese take a counter after the number instead.
+GENERIC = "*"  # a tool with no row (a foreign upstream's): "results", never its name
+NOUNS: Mapping[str, Plural] = {
+    "search_photos": {
+        "en": {"one": "matching photo", "other": "matching photos"},
+        "de": {"one": "passendes Foto", "other": "passende Fotos"},
+        "es": {"one": "foto que coincide", "other": "fotos que coinciden"},
+        "ko": {"other": "사진"},
+        "ja": {"other": "写真"},
+    },
     "list_annotations": {
-        "en": "findings",
-        "ko": "지적 사항",
-        "ja": "指摘",
-        "de": "Befunde",
-        "es": "hallazgos",
+        "en": {"one": "matching finding", "other": "matching findings"},
+        "de": {"one": "passenden Befund", "other": "passende Befunde"},
+        "es": {"one": "hallazgo que coincide", "other": "hallazgos que coinciden"},
+        "ko": {"other": "지적 사항"},
+        "ja": {"other": "指摘"},
     },
     "search_documents": {
-        "en": "documents",
-        "ko": "문서",
-        "ja": "文書",
-        "de": "Dokumente",
-        "es": "documentos",
+        "en": {"one": "matching document", "other": "matching documents"},
+        "de": {"one": "passendes Dokument", "other": "passende Dokumente"},
+        "es": {"one": "documento que coincide", "other": "documentos que coinciden"},
+        "ko": {"other": "문서"},
+        "ja": {"other": "文書"},
     },
     "panoramas": {
-        "en": "panoramas",
-        "ko": "파노라마",
-        "ja": "パノラマ",
-        "de": "Panoramen",
-        "es": "panorámicas",
+        "en": {"one": "matching panorama", "other": "matching panoramas"},
+        "de": {"one": "passendes Panorama", "other": "passende Panoramen"},
+        "es": {"one": "panorámica que coincide", "other": "panorámicas que coinciden"},
+        "ko": {"other": "파노라마"},
+        "ja": {"other": "パノラマ"},
     },
-    "*": {"en": "records", "ko": "항목", "ja": "記録", "de": "Datensätze", "es": "registros"},
+    GENERIC: {
+        "en": {"one": "matching result", "other": "matching results"},
+        "de": {"one": "passendes Ergebnis", "other": "passende Ergebnisse"},
+        "es": {"one": "resultado que coincide", "other": "resultados que coinciden"},
+        "ko": {"other": "결과"},
+        "ja": {"other": "結果"},
+    },
+}
+# The counter a number takes in Korean and Japanese, by the same keys ("사진 3장",
+# "指摘 1件"); a locale without a row writes the bare number.
+COUNTERS: Mapping[str, Mapping[str, str]] = {
+    "ko": {"search_photos": "장", "panoramas": "개", GENERIC: "건"},
+    "ja": {"search_photos": "枚", GENERIC: "件"},
+}
+# Which source failed, named by what it holds (a tool's own name is no word for a user).
+SOURCES: Mapping[str, Copy] = {
+    "search_photos": {
+        "en": "photo source",
+        "de": "Fotoquelle",
+        "es": "fuente de fotos",
+        "ko": "사진 소스",
+        "ja": "写真のソース",
+    },
+    "list_annotations": {
+        "en": "findings source",
+        "de": "Befundquelle",
+        "es": "fuente de hallazgos",
+        "ko": "지적 사항 소스",
+        "ja": "指摘のソース",
+    },
+    "search_documents": {
+        "en": "document source",
+        "de": "Dokumentquelle",
+        "es": "fuente de documentos",
+        "ko": "문서 소스",
+        "ja": "文書のソース",
+    },
+    "panoramas": {
+        "en": "panorama source",
+        "de": "Panoramaquelle",
+        "es": "fuente de panorámicas",
+        "ko": "파노라마 소스",
+        "ja": "パノラマのソース",
+    },
+    GENERIC: {
+        "en": "data source",
+        "de": "Datenquelle",
+        "es": "fuente de datos",
+        "ko": "데이터 소스",
+        "ja": "データソース",
+    },
 }
 # What a query counted, read from its subject in any locale (query_data counts
 # panoramas, photos or findings alike; the sentence must say which).
@@ -67,18 +131,81 @@ SUBJECT_NOUNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ),
 )
 COUNT: Copy = {
-    "en": "{project} has {slot} matching {noun}.",
-    "ko": "{project}에서 일치하는 {noun}: {slot}.",
-    "ja": "{project}で一致する{noun}: {slot}。",
-    "de": "{project} hat {slot} passende {noun}.",
-    "es": "{project} tiene {slot} {noun} que coinciden.",
+    "en": "{project} has {slot} {noun}.",
+    "ko": "{project}에서 일치하는 {noun}: {slot}{counter}.",
+    "ja": "{project}で一致する{noun}は{slot}{counter}です。",
+    "de": "{project} hat {slot} {noun}.",
+    "es": "{project} tiene {slot} {noun}.",
 }
-SHOWN: Copy = {
-    "en": "These {slot} are shown as cards.",
-    "ko": "이 {slot}개가 카드로 표시됩니다.",
-    "ja": "これら{slot}件をカードに表示しています。",
-    "de": "Diese {slot} werden als Karten gezeigt.",
-    "es": "Estos {slot} se muestran como tarjetas.",
+# The shown-set sentence, by the count's grade, said only when the cards are fewer than
+# the set (an exact 3 with 3 cards needs no "these 3"). Its subject is the cards, never
+# the population (SPEC §3): it names no count slot. {n} is the shown slot, {counter}
+# Korean/Japanese's counter ({counter_obj}: Korean's with its object particle).
+SHOWN: Mapping[str, Plural] = {
+    # The set's size is known and larger: the cards are some of it.
+    "EXACT": {
+        "en": {
+            "one": "The card below shows {n} of them.",
+            "other": "The cards below show {n} of them.",
+        },
+        "de": {
+            "one": "Die Karte unten zeigt {n} davon.",
+            "other": "Die Karten unten zeigen {n} davon.",
+        },
+        "es": {
+            "one": "Abajo se muestra {n} como tarjeta.",
+            "other": "Abajo se muestran {n} como tarjetas.",
+        },
+        "ko": {"other": "그중 {n}{counter_obj} 아래 카드로 보여 드립니다."},
+        "ja": {"other": "そのうち{n}{counter}を下のカードに表示しています。"},
+    },
+    # Only a floor is known: the cards are the first ones, and more exist.
+    "LOWER_BOUND": {
+        "en": {
+            "one": "The first {n} is shown below as a card; more can be loaded.",
+            "other": "The first {n} are shown below as cards; more can be loaded.",
+        },
+        "de": {
+            "one": "Unten steht {n} als Karte; weitere lassen sich nachladen.",
+            "other": "Die ersten {n} stehen unten als Karten; weitere lassen sich nachladen.",
+        },
+        "es": {
+            "one": "Abajo aparece {n} como tarjeta; se pueden cargar más.",
+            "other": "Abajo aparecen {n} como tarjetas; se pueden cargar más.",
+        },
+        "ko": {"other": "먼저 {n}{counter_obj} 아래 카드로 보여 드리며, 더 불러올 수 있습니다."},
+        "ja": {"other": "まず{n}{counter}を下のカードに表示しています(続きを読み込めます)。"},
+    },
+    # No total at all: the cards are what came back, and the sentence says so.
+    "SHOWN": {
+        "en": {
+            "one": "The source sent {n} without a total; it is shown below as a card.",
+            "other": "The source sent {n} without a total; they are shown below as cards.",
+        },
+        "de": {
+            "one": "Die Quelle lieferte {n} ohne Gesamtzahl; unten als Karte.",
+            "other": "Die Quelle lieferte {n} ohne Gesamtzahl; unten als Karten.",
+        },
+        "es": {
+            "one": "La fuente envió {n} sin dar un total; aparece abajo como tarjeta.",
+            "other": "La fuente envió {n} sin dar un total; aparecen abajo como tarjetas.",
+        },
+        "ko": {
+            "other": "데이터 소스가 전체 수 없이 {n}{counter_obj} 보냈고, 아래 카드로 표시합니다."
+        },
+        "ja": {
+            "other": "データソースが総数を示さずに返した{n}{counter}を、"
+            "下のカードに表示しています。"
+        },
+    },
+}
+# UNKNOWN: no number may be said, so the cards are pointed at without one.
+SHOWN_UNCOUNTED: Copy = {
+    "en": "The cards below show what the source returned.",
+    "de": "Die Karten unten zeigen, was die Quelle geliefert hat.",
+    "es": "Las tarjetas de abajo muestran lo que devolvió la fuente.",
+    "ko": "아래 카드에 데이터 소스가 보낸 내용이 있습니다.",
+    "ja": "下のカードに、データソースが返したものを表示しています。",
 }
 ENUMERATED: Copy = {
     "en": "The {field} found: {members}.",
@@ -169,11 +296,11 @@ FIXED: Mapping[str, Copy] = {
     "in_band_failure": {
         # Said of the source, not of the data: a denial of results here would be an
         # absence claim the guard rightly drops (there may be data; the call failed).
-        "en": "The {tool} source failed to answer: its reply was an error.",
-        "ko": "{tool} 소스가 제대로 응답하지 못했습니다. 돌아온 것은 오류였습니다.",
-        "ja": "{tool} ソースは正しく応答できませんでした。返ってきたのはエラーです。",
-        "de": "Die Quelle {tool} hat nicht richtig geantwortet: Ihre Antwort war ein Fehler.",
-        "es": "La fuente {tool} no respondió bien: su respuesta fue un error.",
+        "en": "The {source} failed to answer: its reply was an error.",
+        "ko": "{source}가 제대로 응답하지 못했습니다. 돌아온 것은 오류였습니다.",
+        "ja": "{source}は正しく応答できませんでした。返ってきたのはエラーです。",
+        "de": "Die {source} hat nicht richtig geantwortet: Ihre Antwort war ein Fehler.",
+        "es": "La {source} no respondió bien: su respuesta fue un error.",
     },
     "narrowing_released": {
         "en": "The next search will cover everything again.",
@@ -217,19 +344,73 @@ THE_SOURCE: Copy = {
 }
 
 
-def counted_noun(record: Mapping[str, Any], locale: str) -> str:
-    """What a count counted: the tool's own records, else what its subject names."""
+def counted_key(record: Mapping[str, Any]) -> str:
+    """What a count counted: the tool's own records, else what its subject names, else
+    results in general (a tool the tables do not know is never named by its name)."""
     tool = str(record.get("tool"))
-    if tool not in NOUNS:
-        subject = str(record.get("subject", ""))
-        tool = next((key for key, words in SUBJECT_NOUNS if words.search(subject)), "*")
-    return say(NOUNS[tool], locale)
+    if tool in NOUNS:
+        return tool
+    subject = str(record.get("subject", ""))
+    return next((key for key, words in SUBJECT_NOUNS if words.search(subject)), GENERIC)
 
 
-def _count_sentence(record: Mapping[str, Any], names: Mapping[str, str], locale: str) -> str:
-    slot = "{{count:" + str(record["slot"]) + "}}"
+def _counter(key: str, locale: str) -> str:
+    counters = COUNTERS.get(locale, {})
+    return counters.get(key, counters.get(GENERIC, ""))
+
+
+def _with_object_particle(word: str) -> str:
+    """Korean's object particle after ``word``: 을 after a final consonant, else 를."""
+    last = ord(word[-1]) - 0xAC00 if word else -1
+    return word + ("을" if 0 <= last < 11172 and last % 28 else "를")
+
+
+def counted_noun(record: Mapping[str, Any], locale: str, count: float | None = None) -> str:
+    """The noun phrase for what a count counted, in the form ``count`` takes."""
+    return plural(say_forms(NOUNS[counted_key(record)], locale), count, locale)
+
+
+def say_forms(table: Plural, locale: str) -> Forms:
+    return table.get(locale, table["en"])
+
+
+def _count_sentence(
+    record: Mapping[str, Any], names: Mapping[str, str], locale: str, slot: SlotValue | None
+) -> str:
+    placeholder = "{{count:" + str(record["slot"]) + "}}"
     project = names.get(str(record.get("project_id"))) or say(THE_SOURCE, locale)
-    return say(COUNT, locale, slot=slot, noun=counted_noun(record, locale), project=project)
+    count = slot.value if slot is not None else None
+    return say(
+        COUNT,
+        locale,
+        slot=placeholder,
+        noun=counted_noun(record, locale, count),
+        project=project,
+        counter=_counter(counted_key(record), locale),
+    )
+
+
+def _fewer_cards_than_the_set(slot: SlotValue) -> bool:
+    """Whether the cards are only part of the set: a floor or a bare subset always is;
+    an exact total only when it is larger than the cards on screen."""
+    if slot.grade is Grade.EXACT:
+        return slot.value is None or slot.displayed < slot.value
+    return True
+
+
+def _shown_sentence(record: Mapping[str, Any], locale: str, slot: SlotValue | None) -> str | None:
+    """The shown-set sentence for a shown_subset record, None when the cards are the set.
+    Without the slot's values (a caller that has none) it is said, in the general form."""
+    if slot is not None and not _fewer_cards_than_the_set(slot):
+        return None
+    grade = slot.grade.value if slot is not None else Grade.EXACT.value
+    counter = _counter(counted_key(record), locale)
+    forms = say_forms(SHOWN[grade], locale)
+    return plural(forms, slot.displayed if slot is not None else None, locale).format(
+        n="{{shown:" + str(record["slot"]) + "}}",
+        counter=counter,
+        counter_obj=_with_object_particle(counter),
+    )
 
 
 def _enumeration_sentence(record: Mapping[str, Any], locale: str) -> str:
@@ -255,9 +436,15 @@ def narrate(
     *,
     projects: Mapping[str, str] | None = None,
     question: str = "",
+    slots: Mapping[str, SlotValue] | None = None,
 ) -> list[str]:
-    """One sentence per anchor record (the same records the answer call received)."""
+    """One sentence per anchor record (the same records the answer call received).
+
+    With ``slots`` (the graded values the server will render), nouns agree with their
+    numbers and the shown-set sentence is said only where the cards are fewer than the
+    set; without them every noun takes its general form and every shown set is said."""
     names = dict(projects or {})
+    values = dict(slots or {})
     if not records:
         # "Which project?" only when the question named none: a question that named one
         # and earned no evidence is not answered by asking for the project again.
@@ -269,14 +456,20 @@ def narrate(
     sentences: list[str] = []
     for record in records:
         kind = str(record.get("kind"))
+        slot = values.get(str(record.get("slot")))
         if kind in ("exact_count", "lower_bound"):
             if not (has_aggregate and not record.get("aggregate")):
-                sentences.append(_count_sentence(record, names, locale))
+                sentences.append(_count_sentence(record, names, locale, slot))
         elif kind == "shown_subset":
-            sentences.append(say(SHOWN, locale, slot="{{shown:" + str(record["slot"]) + "}}"))
+            shown = _shown_sentence(record, locale, slot)
+            if shown is not None:
+                sentences.append(shown)
         elif kind == "enumeration" and record.get("members"):
             sentences.append(_enumeration_sentence(record, locale))
         elif kind in FIXED:
-            sentences.append(say(FIXED[kind], locale, tool=record.get("tool", "data")))
+            source = say(SOURCES[counted_key(record) if record.get("tool") else GENERIC], locale)
+            sentences.append(say(FIXED[kind], locale, source=source))
+            if kind == "unknown_count" and slot is not None and slot.displayed > 0:
+                sentences.append(say(SHOWN_UNCOUNTED, locale))
     # Two sources in the same state earn one sentence, not the same one twice.
     return list(dict.fromkeys(sentences))

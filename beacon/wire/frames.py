@@ -197,11 +197,28 @@ class HeartbeatData(_Wire):
     seq: int
 
 
+class ShownSpan(_Wire):
+    """Where the answer says how many cards it shows: offsets into ``done.answer`` in
+    Unicode code points, end exclusive. ``start``/``end`` cover the number a
+    ``{{shown:slot}}`` slot rendered; ``sentence_start``/``sentence_end`` the sentence
+    holding it (trailing whitespace excluded). A client re-renders or highlights these
+    spans instead of searching the prose for a number."""
+
+    slot: str
+    start: int = Field(ge=0)
+    end: int = Field(ge=0)
+    sentence_start: int = Field(ge=0)
+    sentence_end: int = Field(ge=0)
+
+
 class DoneData(_Wire):
     turn_id: str
     seq: int
     finish_reason: str
     answer: str
+    # Additive (clients that predate it ignore it; frames stored before it replay
+    # without it): one entry per shown slot the answer rendered, in text order.
+    shown_spans: list[ShownSpan] = Field(default_factory=list)
 
 
 class ErrorData(_Wire):

@@ -318,11 +318,12 @@ def test_the_narration_code_builds_from_real_anchors_passes_the_guard(
     records = anchor_records([evidence], "the question")
     projects = {MC: "Maple Clinic", "prj-harbor-tower": "Harbor Tower"}
     directory = [{"id": k, "name": v} for k, v in projects.items()]
-    built = " ".join(narrate(records, locale, projects=projects))
-    assert built.strip(), records
     slots = {
         "c1": SlotValue(evidence.verdict.grade, evidence.verdict.value, len(evidence.citations))
     }
+    # With the slots' values, as the turn narrates: nouns agree, shown sets by grade.
+    built = " ".join(narrate(records, locale, projects=projects, slots=slots))
+    assert built.strip(), records
     # Given as the model's own text, the code's narration loses no sentence to the guard.
     published = guarded(
         built,
