@@ -25,7 +25,7 @@ from beacon.loop.state import TurnState
 from beacon.policy.audit import audit_row
 from beacon.policy.notices import denial_notice
 from beacon.policy.pep import Decision, decide
-from beacon.upstream.mcp_client import McpUpstream
+from beacon.upstream.mcp_client import Upstream
 
 # A narrowed scope may come back whole: show every card of it, not a sample.
 NARROWED_CARDS = 50
@@ -87,7 +87,7 @@ def lacks_intent_tool(state: TurnState, text: str) -> bool:
 
 async def call(
     state: TurnState,
-    upstream: McpUpstream,
+    upstream: Upstream,
     tool: str,
     arguments: dict[str, Any],
     call_id: str,

@@ -37,7 +37,7 @@ from beacon.loop.sets import field_question
 from beacon.loop.state import TurnState
 from beacon.policy.capabilities import granted_capabilities
 from beacon.policy.catalog import scope_catalog
-from beacon.upstream.mcp_client import McpUpstream
+from beacon.upstream.mcp_client import Upstream
 from beacon.wire.frames import PlannedCall
 
 MAX_GATHER_ROUNDS = 6
@@ -45,7 +45,7 @@ CONTEXT_TOOL = "list_projects"
 LEVELS_TOOL = "list_levels"  # the other sides a one-sided comparison may take
 
 
-async def _context(state: TurnState, upstream: McpUpstream) -> None:
+async def _context(state: TurnState, upstream: Upstream) -> None:
     state.emit(
         "plan",
         round=0,
@@ -129,7 +129,7 @@ def _ask_first(state: TurnState, lacking: list[str], granted: frozenset[str]) ->
     )
 
 
-async def _other_side(state: TurnState, upstream: McpUpstream) -> Offer | None:
+async def _other_side(state: TurnState, upstream: Upstream) -> Offer | None:
     """A comparison that names one level of a named project: the levels it has (a
     context call, as round 0's, never evidence) become the options for the other side."""
     side = one_sided_level(state.request.message, state.constraints)
@@ -154,7 +154,7 @@ async def _other_side(state: TurnState, upstream: McpUpstream) -> Offer | None:
     return comparison_offer(state.request.message, state.locale, side=side, levels=levels)
 
 
-async def gather(state: TurnState, upstream: McpUpstream) -> None:
+async def gather(state: TurnState, upstream: Upstream) -> None:
     await _context(state, upstream)
     state.constraints = read_constraints(
         state.request.message, projects=state.directory, today=today()

@@ -29,7 +29,7 @@ from beacon.loop.state import TurnDeps, TurnState, new_turn_id
 from beacon.store.errors import StoreError
 from beacon.store.turns import Message
 from beacon.upstream.errors import UpstreamError
-from beacon.upstream.mcp_client import connect, leaf_errors
+from beacon.upstream.mcp_client import leaf_errors
 from beacon.wire.turns import TurnRequest
 
 __all__ = ["MAX_GATHER_ROUNDS", "Turn", "TurnDeps", "new_turn_id"]
@@ -118,12 +118,8 @@ class Turn:
         state = self.state
         try:
             await self._session_context()
-            async with connect(
-                state.deps.mcp_url,
-                bearer=self.bearer,
-                scenario=state.scenario,
-                timeout_s=state.deps.mcp_timeout_s,
-                turn_id=state.turn_id,
+            async with state.deps.upstream.open(
+                bearer=self.bearer, scenario=state.scenario, turn_id=state.turn_id
             ) as upstream:
                 await gather(state, upstream)
                 # Answered inside the session so that closing it (a DELETE to the

@@ -31,7 +31,7 @@ from beacon.loop.evidence import Evidence, adjudicate, count_entry
 from beacon.policy.audit import audit_row
 from beacon.policy.notices import denial_notice
 from beacon.policy.pep import Decision, decide
-from beacon.upstream.mcp_client import McpUpstream
+from beacon.upstream.mcp_client import Upstream
 from beacon.wire.frames import CountEntry, MoreNotice, MoreReply
 
 
@@ -179,7 +179,7 @@ def _notices(
 
 
 async def fetch_more(
-    upstream: McpUpstream,
+    upstream: Upstream,
     record: dict[str, Any],
     *,
     turn_id: str,

@@ -27,6 +27,7 @@ from beacon.loop.offers import Offer
 from beacon.loop.prompts import turn_block
 from beacon.loop.sets import Extreme
 from beacon.store.turns import TurnStore
+from beacon.upstream.link import UpstreamLink
 from beacon.wire.turns import TurnRequest
 
 HEARTBEAT_S = 10.0
@@ -34,12 +35,11 @@ HEARTBEAT_S = 10.0
 
 @dataclass(frozen=True, slots=True)
 class TurnDeps:
-    mcp_url: str
+    upstream: UpstreamLink
     llm: LlmConfig
     http: httpx.AsyncClient
     sentinel: int
     store: TurnStore
-    mcp_timeout_s: float = 30.0
     answer_deadline_s: float = ANSWER_DEADLINE_S
     heartbeat_s: float = HEARTBEAT_S
 

@@ -33,6 +33,7 @@ from beacon.loop.pages import decide_page, fetch_more, has_more, serve_pending
 from beacon.policy.capabilities import TIERS, development_tiers, withheld_capability
 from beacon.policy.notices import denial_notice
 from beacon.server.follow import StoreFollowers
+from beacon.server.fronting import upstream_link
 from beacon.server.guard import EdgeLimits, invalid_request, unforeseen, verified_identity
 from beacon.server.headers import SecurityHeaders, origin_of
 from beacon.server.http_errors import http_error
@@ -64,7 +65,6 @@ from beacon.store.backends import open_store
 from beacon.store.errors import SealedRecordError, StoreError, StoreUnavailable, TurnTaken
 from beacon.store.turns import OpenTurn, TurnStore
 from beacon.upstream.errors import UpstreamError
-from beacon.upstream.mcp_client import connect
 from beacon.wire.frames import MoreReply
 from beacon.wire.headers import TURN_HEADER
 from beacon.wire.turns import (
@@ -151,6 +151,8 @@ async def _keep_alive(store: TurnStore) -> None:
 
 
 def create_app(settings: Settings) -> FastAPI:
+    # First: a contract's tool table is what every decision below reads.
+    link = upstream_link(settings)
     store = open_store(settings.db, settings.keyring)
     try:
         # A ring that opens none of the store's recent turns would answer every
@@ -315,7 +317,7 @@ def create_app(settings: Settings) -> FastAPI:
                 session_id = body.session_id
         turn_id = new_turn_id()
         deps = TurnDeps(
-            mcp_url=settings.mcp_url,
+            upstream=link,
             llm=LlmConfig(
                 settings.llm_base_url,
                 settings.llm_api_key,
@@ -325,7 +327,6 @@ def create_app(settings: Settings) -> FastAPI:
             http=state["http"],
             sentinel=settings.sentinel,
             store=store,
-            mcp_timeout_s=settings.mcp_timeout_s,
             answer_deadline_s=settings.answer_deadline_s,
             heartbeat_s=settings.heartbeat_s,
         )
@@ -452,12 +453,8 @@ def create_app(settings: Settings) -> FastAPI:
             await anyio.to_thread.run_sync(store.save_pages, turn_id, slot, served[1])
             return served[0]
         try:
-            async with connect(
-                settings.mcp_url,
-                bearer=bearer_of(request),
-                turn_id=turn_id,
-                scenario=scenario,
-                timeout_s=settings.mcp_timeout_s,
+            async with link.open(
+                bearer=bearer_of(request), scenario=scenario, turn_id=turn_id
             ) as upstream:
                 reply, updated = await fetch_more(
                     upstream, pages, turn_id=turn_id, slot=slot, sentinel=settings.sentinel

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from beacon.adjudication import sentinel_from_env
 from beacon.store.crypto import Keyring, keyring_from_env
 from beacon.store.errors import KeyringError
+from beacon.wire.contract import ContractError, UpstreamContract, load_contract
 
 
 class SettingsError(ValueError):
@@ -59,6 +60,14 @@ class Settings:
     rate_turns_burst: int = 300
     rate_process_turns_per_minute: int = 600
     rate_process_turns_burst: int = 600
+    # An upstream Beacon did not write (README "Front another MCP server"): its declared
+    # contract (BEACON_UPSTREAM_CONTRACT, a YAML file), the bearer it is sent
+    # (BEACON_UPSTREAM_TOKEN; none by default: a caller's token never leaves Beacon), and
+    # the tools a start-up drift disabled (BEACON_UPSTREAM_DISABLED, comma-separated,
+    # set by `beacon serve --allow-drift`). None: the stub, with Beacon's own envelope.
+    upstream_contract: UpstreamContract | None = None
+    upstream_token: str | None = None
+    upstream_disabled: frozenset[str] = frozenset()
 
 
 def _seconds(environ: dict[str, str], name: str, default: float) -> float:
@@ -90,6 +99,27 @@ def _scenarios(environ: dict[str, str]) -> bool:
     return raw == "allow"
 
 
+def _contract(environ: dict[str, str]) -> UpstreamContract | None:
+    path = environ.get("BEACON_UPSTREAM_CONTRACT")
+    if not path:
+        return None
+    try:
+        return load_contract(path)
+    except ContractError as exc:
+        raise SettingsError(f"BEACON_UPSTREAM_CONTRACT: {exc}") from exc
+
+
+def _disabled(environ: dict[str, str], contract: UpstreamContract | None) -> frozenset[str]:
+    names = frozenset(n.strip() for n in environ.get("BEACON_UPSTREAM_DISABLED", "").split(","))
+    names -= {""}
+    unknown = sorted(names - set(contract.tools if contract else ()))
+    if unknown:
+        raise SettingsError(
+            f"BEACON_UPSTREAM_DISABLED names tools the upstream contract does not: {unknown}"
+        )
+    return names
+
+
 def settings_from_env(environ: dict[str, str] | None = None) -> Settings:
     env = dict(os.environ if environ is None else environ)
     required = ("BEACON_MCP_URL", "BEACON_LLM_BASE_URL", "BEACON_JWKS", "BEACON_DB", "BEACON_KEYS")
@@ -100,6 +130,7 @@ def settings_from_env(environ: dict[str, str] | None = None) -> Settings:
         keyring = keyring_from_env(env)
     except KeyringError as exc:
         raise SettingsError(f"BEACON_KEYS: {exc}") from exc
+    contract = _contract(env)
     return Settings(
         mcp_url=env["BEACON_MCP_URL"],
         llm_base_url=env["BEACON_LLM_BASE_URL"],
@@ -137,4 +168,7 @@ def settings_from_env(environ: dict[str, str] | None = None) -> Settings:
         rate_process_turns_burst=_bounded_int(
             env, "BEACON_RATE_PROCESS_TURNS_BURST", 600, 1, 1_000_000
         ),
+        upstream_contract=contract,
+        upstream_token=env.get("BEACON_UPSTREAM_TOKEN") or None,
+        upstream_disabled=_disabled(env, contract),
     )

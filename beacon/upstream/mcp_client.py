@@ -11,7 +11,7 @@ import ssl
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import anyio
 import httpx2
@@ -101,6 +101,15 @@ def _translate(exc: BaseException, log: _StatusLog, what: str) -> UpstreamError:
     return UpstreamUnavailable(f"the MCP upstream failed during {what}: {exc!r}")
 
 
+class Upstream(Protocol):
+    """What the loop calls: Beacon's stub (McpUpstream) or a contract-described
+    upstream (beacon/upstream/contracted.py)."""
+
+    async def list_tools(self) -> list[dict[str, Any]]: ...
+
+    async def call_tool(self, tool: str, arguments: dict[str, Any]) -> ToolOutcome: ...
+
+
 class McpUpstream:
     def __init__(self, session: ClientSession, log: _StatusLog, timeout_s: float) -> None:
         self._session = session
@@ -147,12 +156,13 @@ class McpUpstream:
 async def connect(
     url: str,
     *,
-    bearer: str,
+    bearer: str | None,
     scenario: str | None = None,
     timeout_s: float = 30.0,
     turn_id: str | None = None,
 ) -> AsyncIterator[McpUpstream]:
-    headers = {"Authorization": f"Bearer {bearer}"}
+    # None: an upstream that takes no bearer (a third party is never sent the caller's).
+    headers = {"Authorization": f"Bearer {bearer}"} if bearer else {}
     if scenario:
         headers[SCENARIO_HEADER] = scenario
     if turn_id:

@@ -13,7 +13,8 @@ someone writes its row.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Literal, get_args
@@ -176,11 +177,35 @@ TOOL_SPECS: Mapping[str, ToolSpec] = MappingProxyType(
 )
 
 
+# The table of the upstream this process fronts: the stub's by default; another
+# upstream's, from its declared contract, once at start-up (front_tool_table). One
+# process fronts one upstream, so every reader below sees the same rows for its life.
+_FRONTED: list[Mapping[str, ToolSpec]] = [TOOL_SPECS]
+
+
 def tool_spec(tool: object) -> ToolSpec | None:
     """The row of ``tool``, or None for anything that is not a known tool's name."""
-    return TOOL_SPECS.get(tool) if isinstance(tool, str) else None
+    return _FRONTED[-1].get(tool) if isinstance(tool, str) else None
 
 
 def tool_specs() -> tuple[ToolSpec, ...]:
-    """Every row, in SPEC §2.1 order."""
-    return tuple(TOOL_SPECS.values())
+    """Every row of the fronted upstream (the stub's in SPEC §2.1 order)."""
+    return tuple(_FRONTED[-1].values())
+
+
+def front_tool_table(rows: Iterable[ToolSpec]) -> Mapping[str, ToolSpec]:
+    """Make ``rows`` the table every reader sees (the server's start-up, before it serves;
+    a test, inside ``fronting``). Returns the table it replaced."""
+    previous = _FRONTED[-1]
+    _FRONTED[-1] = MappingProxyType({row.name: row for row in rows})
+    return previous
+
+
+@contextmanager
+def fronting(rows: Iterable[ToolSpec]) -> Iterator[None]:
+    """The table is ``rows`` inside the block, and what it was after it."""
+    previous = front_tool_table(rows)
+    try:
+        yield
+    finally:
+        _FRONTED[-1] = previous

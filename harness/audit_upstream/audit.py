@@ -110,7 +110,11 @@ def _order(tools: list[dict[str, Any]]) -> list[int]:
 def _line(audit: ToolAudit) -> str:
     codes = ", ".join(f"{f.code.value} ({f.severity.value})" for f in audit.findings)
     calls = len(audit.record.calls)
-    detail = codes or ("clean" if audit.kind in (Kind.LIST, Kind.SEARCH) else audit.reason)
+    counted = audit.kind in (Kind.LIST, Kind.SEARCH)
+    unmeasured = counted and calls > 0 and not any(c.answered for c in audit.record.calls)
+    # A tool whose every probe failed was not measured: "clean" would be a false green.
+    clean = "not measured: every probe call failed" if unmeasured else "clean"
+    detail = codes or (clean if counted else audit.reason)
     return f"{audit.name}: {audit.kind.value}, {calls} call{'' if calls == 1 else 's'}: {detail}"
 
 

@@ -18,6 +18,7 @@ import jsonschema
 import yaml
 
 import boundaries
+from beacon.wire.contract import schema_digest
 from beacon.wire.tools import AT_HOURS, ToolSpec
 from harness.audit_upstream import names
 from harness.audit_upstream.audit import AuditReport, ToolAudit
@@ -119,6 +120,9 @@ def _entry(audit: ToolAudit) -> dict[str, Any]:
         "narrowed_page": None,
         "cites": [],
         "intent": None,
+        # Arguments the deployment fixes (a repository path, a database): the operator's.
+        "fixed_arguments": {},
+        "schema_digest": schema_digest(audit.tool),
         "audit": {"findings": [c.value for c in codes], "calls": len(audit.record.calls)},
     }
 

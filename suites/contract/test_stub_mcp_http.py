@@ -393,8 +393,14 @@ async def test_the_stubs_declared_contract_names_its_tools_and_where_its_account
 ) -> None:
     contract = stub_contract()
     async with session(stub) as mcp:
-        listed = [tool.name for tool in (await mcp.list_tools()).tools]
-        assert drift(contract, listed) == ([], [])
+        listed = [
+            tool.model_dump(by_alias=True, mode="json", exclude_none=True)
+            for tool in (await mcp.list_tools()).tools
+        ]
+        found = drift(contract, listed)
+        # Every tool listed, none unknown, and each schema the digest the contract holds.
+        assert (found.gone, found.changed, found.unknown) == ((), (), ())
+        assert all(t["schema_digest"] for t in contract["tools"].values())
         counted = {n for n, t in contract["tools"].items() if t["result_kind"] is not None}
         assert counted == set(CONTRACT_CALLS)
         for name, arguments in CONTRACT_CALLS.items():

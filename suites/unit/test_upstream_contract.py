@@ -48,4 +48,6 @@ def test_a_skipped_tool_or_one_without_a_capability_gets_no_row() -> None:
 def test_drift_names_the_tools_gone_and_the_tools_new() -> None:
     contract = stub_contract()
     live = [name for name in contract["tools"] if name != "get_capture"] + ["delete_everything"]
-    assert drift(contract, live) == (["get_capture"], ["delete_everything"])
+    found = drift(contract, live)
+    assert (found.gone, found.changed, found.unknown) == (("get_capture",), (), ("delete_everything",))
+    assert found.drifted == ("get_capture",)
