@@ -58,7 +58,7 @@ from beacon.server.ratelimit import RateLimit, rate_limits_from
 from beacon.server.replies import Health, Session, StreamTicket
 from beacon.server.settings import Settings
 from beacon.server.slots import SlotLocks
-from beacon.server.ticket_guard import TicketGuard
+from beacon.server.ticket_guard import TICKET_PARAM, TicketGuard
 from beacon.server.tickets import TicketKeys
 from beacon.server.writer import FrameWriter
 from beacon.store.backends import open_store
@@ -79,7 +79,11 @@ from beacon.wire.turns import (
 
 log = logging.getLogger(__name__)
 # A reconnecting EventSource waits this long (ms) after a cut; after the terminal
-# it is answered 204, which ends its reconnecting for good.
+# it is answered 204, which ends its reconnecting for good. Sent on the streams a
+# ticket opens, the only ones an EventSource can open (it sends no header): a
+# client with a bearer header reads frames from a fetch body and reconnects by its
+# own rule, and its stream stays the exact frames, so a cut stream and the rest
+# after it join byte for byte into the saved turn.
 RETRY_HINT = b"retry: 1000\n\n"
 # A path id no server ever made (a NUL, a control byte, a slash…) is 422 before any store.
 TurnId = Annotated[str, Path(pattern=ID_PATTERN, max_length=ID_MAX)]
@@ -260,10 +264,13 @@ def create_app(settings: Settings) -> FastAPI:
         return persist
 
     def stream(
-        chunks: AsyncIterator[bytes], headers: dict[str, str] | None = None
+        chunks: AsyncIterator[bytes],
+        headers: dict[str, str] | None = None,
+        *,
+        hint: bool = False,
     ) -> StreamingResponse:
         return StreamingResponse(
-            _with_retry_hint(chunks),
+            _with_retry_hint(chunks) if hint else chunks,
             media_type="text/event-stream",
             headers={**STREAM_HEADERS, **(headers or {})},
         )
@@ -366,6 +373,8 @@ def create_app(settings: Settings) -> FastAPI:
         ] = None,
     ) -> Any:
         identity = identify(request)
+        # Present only if the guard opened it (a ticket, when sent, decides alone).
+        ticketed = TICKET_PARAM in request.query_params
         if last_event_id is not None:  # ASCII digits only: "³" is a digit to str.isdigit
             after = max(after, int(last_event_id))
         live = hub.get(turn_id)
@@ -374,7 +383,7 @@ def create_app(settings: Settings) -> FastAPI:
                 return _not_found("turn")
             if after and await ended_before(turn_id, after):
                 return Response(status_code=204)
-            return stream(live.follow(after))
+            return stream(live.follow(after), hint=ticketed)
         record = await anyio.to_thread.run_sync(store.turn, turn_id)
         if record is None or record.owner != identity.sub:
             return _not_found("turn")
@@ -389,7 +398,7 @@ def create_app(settings: Settings) -> FastAPI:
                 first = await anyio.to_thread.run_sync(store.frames_since, turn_id, after)
                 if first[0] != "running" and not first[1]:
                     return Response(status_code=204)
-                return stream(followers.follow(turn_id, after, first))
+                return stream(followers.follow(turn_id, after, first), hint=ticketed)
         # A finished turn is decided again for the token as it stands, like load-more:
         # a replay is all or nothing (its bytes are the live stream's), so a turn
         # that used a capability the caller has lost is refused whole.
@@ -406,7 +415,7 @@ def create_app(settings: Settings) -> FastAPI:
             for encoded in frames:
                 yield encoded
 
-        return stream(replay())
+        return stream(replay(), hint=ticketed)
 
     @app.post(
         "/v1/turns/{turn_id}/more",
