@@ -179,19 +179,21 @@ SHOWN: Mapping[str, Plural] = {
     # No total at all: the cards are what came back, and the sentence says so.
     "SHOWN": {
         "en": {
-            "one": "The source sent {n} without a total; it is shown below as a card.",
-            "other": "The source sent {n} without a total; they are shown below as cards.",
+            "one": "The source returned {n} without counting; it is shown below as a card.",
+            "other": "The source returned {n} without counting them; they are shown below "
+            "as cards.",
         },
         "de": {
-            "one": "Die Quelle lieferte {n} ohne Gesamtzahl; unten als Karte.",
-            "other": "Die Quelle lieferte {n} ohne Gesamtzahl; unten als Karten.",
+            "one": "Die Quelle lieferte {n}, ohne zu zählen; unten als Karte.",
+            "other": "Die Quelle lieferte {n}, ohne sie zu zählen; unten als Karten.",
         },
         "es": {
-            "one": "La fuente envió {n} sin dar un total; aparece abajo como tarjeta.",
-            "other": "La fuente envió {n} sin dar un total; aparecen abajo como tarjetas.",
+            "one": "La fuente devolvió {n} sin contar cuántos hay; aparece abajo como tarjeta.",
+            "other": "La fuente devolvió {n} sin contar cuántos hay; aparecen abajo como tarjetas.",
         },
         "ko": {
-            "other": "데이터 소스가 전체 수 없이 {n}{counter_obj} 보냈고, 아래 카드로 표시합니다."
+            "other": "데이터 소스가 개수를 세지 않고 {n}{counter_obj} 보냈고, "
+            "아래 카드로 표시합니다."
         },
         "ja": {
             "other": "データソースが総数を示さずに返した{n}{counter}を、"
@@ -401,8 +403,8 @@ def _fewer_cards_than_the_set(slot: SlotValue) -> bool:
 def _shown_sentence(record: Mapping[str, Any], locale: str, slot: SlotValue | None) -> str | None:
     """The shown-set sentence for a shown_subset record, None when the cards are the set.
     Without the slot's values (a caller that has none) it is said, in the general form."""
-    if slot is not None and not _fewer_cards_than_the_set(slot):
-        return None
+    if slot is not None and (slot.displayed == 0 or not _fewer_cards_than_the_set(slot)):
+        return None  # no card to speak of, or the cards are the whole set
     grade = slot.grade.value if slot is not None else Grade.EXACT.value
     counter = _counter(counted_key(record), locale)
     forms = say_forms(SHOWN[grade], locale)
