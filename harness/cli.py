@@ -305,6 +305,13 @@ def _audit_upstream(
     max_pages: Annotated[
         int, typer.Option(help="the most pages one cursor walk reads (a budget of calls)")
     ] = 10,
+    fixed: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="NAME=VALUE: an argument the deployment fixes (a repository path), sent on "
+            "every call and written to the contract's fixed_arguments; repeatable"
+        ),
+    ] = None,
 ) -> None:
     """How honestly an MCP server's list and search tools account for their results.
 
@@ -321,7 +328,18 @@ def _audit_upstream(
     from harness.audit_upstream.contract import contract_from, write_contract
     from harness.audit_upstream.report import write_html, write_json, write_junit
 
-    options = AuditOptions(mcp, token, stdio, max_pages, progress=typer.echo)
+    pairs = [item.partition("=") for item in fixed or ()]
+    if any(not name or not sep for name, sep, _ in pairs):
+        typer.echo("audit-upstream: --fixed takes NAME=VALUE", err=True)
+        raise typer.Exit(EXIT_USAGE)
+    options = AuditOptions(
+        mcp,
+        token,
+        stdio,
+        max_pages,
+        progress=typer.echo,
+        fixed={name: value for name, _, value in pairs},
+    )
     try:
         report = run_audit(options)
     except AuditUsageError as exc:

@@ -82,6 +82,7 @@ def running_stack(
     db: str | None = None,
     executable: str | None = None,
     cwd: Path | None = None,
+    up_args: tuple[str, ...] = (),
 ) -> Iterator[Stack]:
     """``beacon up`` as a child; with ``db`` (a postgresql:// URL) and ``workers``,
     a chat server of several processes on one port. ``executable`` and ``cwd``: an
@@ -89,7 +90,7 @@ def running_stack(
     env = {**os.environ, **(extra_env or {})}
     store = ["--workers", str(workers)] + (["--db", db] if db else [])
     proc = subprocess.Popen(
-        [executable or beacon_executable(), "up", "--scenario", scenario, *store],
+        [executable or beacon_executable(), "up", "--scenario", scenario, *store, *up_args],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,

@@ -27,6 +27,8 @@ from fastapi import FastAPI, Header, Request
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from beacon.wire.tools import TOOL_SPECS
+from stub_server.rules_any import plan_any
 from stub_server.rules_model import Reply, _json_blocks, _last_user, plan
 from stub_server.rules_narrator import narrate
 from stub_server.scenarios import UnknownScenario, load_scenario
@@ -212,11 +214,18 @@ def _openai_error(
     return JSONResponse(body, status_code=status, headers=headers)
 
 
+# The stub's own tools (SPEC §2.1): a catalog with none of them is another upstream's.
+STUB_TOOL_NAMES = frozenset(TOOL_SPECS)
+
+
 def respond(request: ChatRequest, script: Script | None = None) -> Reply:
     messages = [m.model_dump(exclude_none=True) for m in request.messages]
     names = {str(t.get("function", {}).get("name")) for t in request.tools or []}
     if script is not None:
         return scripted_reply(script, messages, names)
+    if names and not names & STUB_TOOL_NAMES:
+        # An upstream Beacon fronts through a contract: tools the planner never met.
+        return plan_any(messages, list(request.tools or []))
     if names:
         return plan(messages, names)
     return Reply(narrate(messages))

@@ -25,6 +25,7 @@ class Exit(IntEnum):
     TOKEN_REFUSED = 4  # the chat server refused the bearer (malformed, expired, wrong key)
     PORT_IN_USE = 6  # something else listens on the port asked for
     DATABASE_UNREACHABLE = 7  # the postgresql:// store does not accept a connection
+    CONTRACT_DRIFT = 8  # the fronted upstream no longer lists what its contract describes
 
 
 class _Flags:

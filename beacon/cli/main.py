@@ -31,7 +31,8 @@ from beacon.cli.ask import (
     turn_error,
 )
 from beacon.cli.errors import FLAGS, Exit, check_database, check_port_free, fail
-from beacon.cli.up import DevStack, UpError, print_urls, serve_until_signal
+from beacon.cli.up import DevStack, Fronted, UpError, print_urls, serve_until_signal
+from beacon.cli.upstream import check_upstream, contract_or_fail, hand_to_workers
 from beacon.extras import extra_for, install_hint, missing_extra
 from beacon.store.backends import is_postgres
 from beacon.wire.sse import SseEvent
@@ -103,6 +104,14 @@ WorkersOpt = Annotated[
     int, typer.Option(min=1, max=32, help="chat server processes on one port (PostgreSQL store)")
 ]
 HostOpt = Annotated[str, typer.Option(help="the address to listen on (loopback by default)")]
+AllowDriftOpt = Annotated[
+    bool,
+    typer.Option(
+        "--allow-drift",
+        help="start even if the upstream no longer matches its contract, without the "
+        "drifted tools (named on stderr)",
+    ),
+]
 AccessLogOpt = Annotated[
     bool,
     typer.Option(
@@ -143,8 +152,28 @@ def up(
             "default: a fresh SQLite file for this run"
         ),
     ] = None,
+    upstream_mcp: Annotated[
+        str | None,
+        typer.Option(
+            help="front this MCP server (streamable HTTP URL) instead of the stub's tools; "
+            "needs --upstream-contract"
+        ),
+    ] = None,
+    upstream_contract: Annotated[
+        str | None,
+        typer.Option(
+            help="the upstream's declared contract (YAML; `beacon audit-upstream "
+            "--contract-out` writes one to complete)"
+        ),
+    ] = None,
+    upstream_token: Annotated[
+        str | None, typer.Option(help="the bearer the upstream is sent (default: none)")
+    ] = None,
+    allow_drift: AllowDriftOpt = False,
 ) -> None:
-    """Start stub MCP, stub LLM and the chat server on loopback; Ctrl-C stops all three."""
+    """Start stub MCP, stub LLM and the chat server on loopback; Ctrl-C stops all three.
+    The stub MCP server issues the dev tokens; with --upstream-mcp the chat fronts that
+    server's tools through its contract instead of the stub's."""
     _require_stub_commands("up")
     # Everything that can be refused is refused before the first process starts.
     _check_scenario("up", scenario)
@@ -152,7 +181,14 @@ def up(
     check_port_free("up", "127.0.0.1", chat_port, "--chat-port")
     if db and is_postgres(db):
         check_database("up", db)
-    stack = DevStack(scenario, chat_port, workers=workers, db=db)
+    upstream = None
+    if (upstream_mcp is None) != (upstream_contract is None):
+        fail("up", "--upstream-mcp and --upstream-contract go together", Exit.USAGE)
+    if upstream_mcp is not None and upstream_contract is not None:
+        contract = contract_or_fail("up", upstream_contract)
+        check_upstream("up", contract, upstream_mcp, token=upstream_token, allow_drift=allow_drift)
+        upstream = Fronted(upstream_mcp, upstream_contract, upstream_token, allow_drift)
+    stack = DevStack(scenario, chat_port, workers=workers, db=db, upstream=upstream)
     try:
         stack.start()
     except (UpError, OSError) as exc:
@@ -161,7 +197,7 @@ def up(
     except KeyboardInterrupt:
         stack.shutdown()
         raise typer.Exit(130) from None
-    print_urls(stack.urls)
+    print_urls(stack.urls, upstream)
     print("ready", flush=True)
     raise typer.Exit(serve_until_signal(stack))
 
@@ -172,9 +208,11 @@ def serve(
     host: HostOpt = "127.0.0.1",
     workers: WorkersOpt = 1,
     access_log: AccessLogOpt = False,
+    allow_drift: AllowDriftOpt = False,
 ) -> None:
     """Run the chat server (settings from BEACON_* environment variables); prints
-    `listening on http://HOST:PORT` once it accepts connections."""
+    `listening on http://HOST:PORT` once it accepts connections. With
+    BEACON_UPSTREAM_CONTRACT it fronts that MCP server, checked against its contract first."""
     import uvicorn
 
     from beacon.cli.access_log import APP_FACTORY, LOGGED_APP_FACTORY, run_listening
@@ -190,6 +228,17 @@ def serve(
     check_port_free("serve", host, port, "--port")
     if is_postgres(settings.db):
         check_database("serve", settings.db)
+    if settings.upstream_contract is not None:
+        hand_to_workers(
+            check_upstream(
+                "serve",
+                settings.upstream_contract,
+                settings.mcp_url,
+                token=settings.upstream_token,
+                allow_drift=allow_drift,
+                timeout_s=settings.mcp_timeout_s,
+            )
+        )
     # Several workers share one port (uvicorn's supervisor); each builds its own app
     # from the same environment, and they meet in the store.
     config = uvicorn.Config(

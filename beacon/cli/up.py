@@ -75,13 +75,30 @@ def wait_healthy(url: str, proc: subprocess.Popen[bytes], stop: threading.Event)
         timer.cancel()
 
 
+@dataclass(frozen=True, slots=True)
+class Fronted:
+    """An MCP server the chat fronts through its contract instead of the stub's tools."""
+
+    url: str
+    contract: str
+    token: str | None = None
+    allow_drift: bool = False
+
+
 class DevStack:
     def __init__(
-        self, scenario: str, chat_port: int = 0, *, workers: int = 1, db: str | None = None
+        self,
+        scenario: str,
+        chat_port: int = 0,
+        *,
+        workers: int = 1,
+        db: str | None = None,
+        upstream: Fronted | None = None,
     ) -> None:
         self.scenario = scenario
         self.workers = workers
         self.db = db
+        self.upstream = upstream
         # Dev data lives and dies with the stack: a fresh database and key per run.
         self._data = tempfile.TemporaryDirectory(prefix="beacon-up-")
         ports = (chat_port or free_port(), free_port(), free_port())
@@ -109,16 +126,34 @@ class DevStack:
         chat_port, mcp_port, llm_port = self._ports
         mcp = self._spawn("stub-mcp", "--port", str(mcp_port), "--scenario", self.scenario)
         llm = self._spawn("stub-llm", "--port", str(llm_port))
+        drift = ["--allow-drift"] if self.upstream and self.upstream.allow_drift else []
         chat = self._spawn(
-            "serve", "--port", str(chat_port), "--workers", str(self.workers), env=self.chat_env()
+            "serve",
+            "--port",
+            str(chat_port),
+            "--workers",
+            str(self.workers),
+            *drift,
+            env=self.chat_env(),
         )
         wait_healthy(f"{self.urls.mcp_origin}/healthz", mcp, self.stop)
         wait_healthy(self.urls.llm.removesuffix("/v1") + "/healthz", llm, self.stop)
         wait_healthy(f"{self.urls.chat}/healthz", chat, self.stop)
 
     def chat_env(self) -> dict[str, str]:
+        fronted = (
+            {
+                "BEACON_UPSTREAM_CONTRACT": str(Path(self.upstream.contract).resolve()),
+                **({"BEACON_UPSTREAM_TOKEN": self.upstream.token} if self.upstream.token else {}),
+            }
+            if self.upstream
+            else {}
+        )
         return {
-            "BEACON_MCP_URL": self.urls.mcp,
+            **fronted,
+            # The stub still issues the dev tokens (its JWKS below); the tools are the
+            # fronted server's when there is one.
+            "BEACON_MCP_URL": self.upstream.url if self.upstream else self.urls.mcp,
             "BEACON_LLM_BASE_URL": self.urls.llm,
             "BEACON_JWKS": f"{self.urls.mcp_origin}/.well-known/jwks.json",
             "BEACON_DB": self.db or str(Path(self._data.name) / "beacon.sqlite3"),
@@ -144,10 +179,12 @@ class DevStack:
         self._data.cleanup()
 
 
-def print_urls(urls: Urls) -> None:
+def print_urls(urls: Urls, upstream: Fronted | None = None) -> None:
     print(f"chat: {urls.chat}", flush=True)
     print(f"mcp: {urls.mcp}", flush=True)
     print(f"llm: {urls.llm}", flush=True)
+    if upstream is not None:
+        print(f"upstream: {upstream.url} (contract {upstream.contract})", flush=True)
 
 
 def serve_until_signal(stack: DevStack) -> int:

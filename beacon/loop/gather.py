@@ -39,6 +39,7 @@ from beacon.policy.capabilities import granted_capabilities
 from beacon.policy.catalog import scope_catalog
 from beacon.upstream.mcp_client import Upstream
 from beacon.wire.frames import PlannedCall
+from beacon.wire.tools import tool_spec
 
 MAX_GATHER_ROUNDS = 6
 CONTEXT_TOOL = "list_projects"
@@ -46,6 +47,9 @@ LEVELS_TOOL = "list_levels"  # the other sides a one-sided comparison may take
 
 
 async def _context(state: TurnState, upstream: Upstream) -> None:
+    if tool_spec(CONTEXT_TOOL) is None:
+        # An upstream without projects (one fronted through its contract): no directory.
+        return
     state.emit(
         "plan",
         round=0,

@@ -26,6 +26,7 @@ from beacon.wire.tools import (
     PHOTO,
     RecordKind,
     ToolSpec,
+    tool_spec,
     tool_specs,
 )
 
@@ -67,6 +68,9 @@ def intent_tools(text: str) -> list[str]:
 def needed_tools(question: str) -> tuple[str, ...]:
     """The tools whose intent the question matches, in the table's order."""
     needed = intent_tools(question)
-    if wants_aggregate(question) and AGGREGATE_TOOL not in needed:
+    # Only where the fronted upstream has the aggregate: an upstream fronted through its
+    # contract may have none, and a tool it lacks is no one's plan to be denied.
+    fronted = tool_spec(AGGREGATE_TOOL) is not None
+    if fronted and wants_aggregate(question) and AGGREGATE_TOOL not in needed:
         needed.append(AGGREGATE_TOOL)
     return tuple(needed)

@@ -14,7 +14,7 @@ from __future__ import annotations
 from beacon.server.settings import Settings
 from beacon.upstream.link import UpstreamLink
 from beacon.upstream.mcp_client import connect
-from beacon.wire.contract import Drift, drift, tool_specs_of
+from beacon.wire.contract import Drift, UpstreamContract, drift, tool_specs_of
 from beacon.wire.tools import front_tool_table
 
 
@@ -34,13 +34,11 @@ def upstream_link(settings: Settings) -> UpstreamLink:
     )
 
 
-async def check_drift(settings: Settings) -> Drift:
+async def check_drift(
+    contract: UpstreamContract, url: str, *, token: str | None, timeout_s: float = 30.0
+) -> Drift:
     """The contract against the upstream's live ``tools/list`` (UpstreamError when it
     cannot be reached or refuses the bearer)."""
-    contract = settings.upstream_contract
-    assert contract is not None, "only a contract can drift"
-    async with connect(
-        settings.mcp_url, bearer=settings.upstream_token, timeout_s=settings.mcp_timeout_s
-    ) as upstream:
+    async with connect(url, bearer=token, timeout_s=timeout_s) as upstream:
         listed = await upstream.list_tools()
     return drift(contract, listed)

@@ -14,10 +14,10 @@ import anyio
 from mcp import MCPError
 
 from harness.audit_upstream.classify import Kind, classify
-from harness.audit_upstream.client import Target, connect
+from harness.audit_upstream.client import CallAnswer, Target, connect
 from harness.audit_upstream.errors import AuditUsageError, TargetUnavailable
 from harness.audit_upstream.findings import Finding, Severity, judge
-from harness.audit_upstream.probes import Harvest, ToolRecord, probe
+from harness.audit_upstream.probes import Caller, Harvest, ToolRecord, probe
 
 EXIT_CLEAN = 0
 EXIT_FINDINGS = 1
@@ -40,6 +40,8 @@ class AuditOptions:
     max_pages: int = DEFAULT_MAX_PAGES
     timeout_s: float = 30.0
     progress: Callable[[str], None] = lambda _line: None
+    # Arguments the deployment fixes (a repository): sent on every call that takes them.
+    fixed: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +53,7 @@ class ToolAudit:
     record: ToolRecord
     description: str = ""
     tool: dict[str, Any] = field(default_factory=dict)
+    fixed: dict[str, str] = field(default_factory=dict)  # the fixed arguments it was sent
 
     @property
     def failed(self) -> bool:
@@ -118,6 +121,22 @@ def _line(audit: ToolAudit) -> str:
     return f"{audit.name}: {audit.kind.value}, {calls} call{'' if calls == 1 else 's'}: {detail}"
 
 
+def _fixed_for(tool: dict[str, Any], fixed: dict[str, str]) -> dict[str, str]:
+    """The fixed arguments this tool takes (its input schema names them)."""
+    properties = (tool.get("inputSchema") or {}).get("properties") or {}
+    return {name: value for name, value in fixed.items() if name in properties}
+
+
+def _with_fixed(call: Caller, fixed: dict[str, str]) -> Caller:
+    if not fixed:
+        return call
+
+    async def fixed_call(tool: str, arguments: dict[str, Any]) -> CallAnswer:
+        return await call(tool, {**arguments, **fixed})
+
+    return fixed_call
+
+
 async def _audit(options: AuditOptions) -> AuditReport:
     target = Target(options.mcp, options.token, options.stdio, options.timeout_s)
     async with connect(target) as upstream:
@@ -133,7 +152,8 @@ async def _audit(options: AuditOptions) -> AuditReport:
             plan = classify(tool)
             description = str(tool.get("description") or "")
             if plan.kind in (Kind.LIST, Kind.SEARCH):
-                record = await probe(plan, description, upstream.call, harvest, options.max_pages)
+                call = _with_fixed(upstream.call, _fixed_for(tool, options.fixed))
+                record = await probe(plan, description, call, harvest, options.max_pages)
             else:
                 record = ToolRecord(plan, plan.kind, plan.reason)
             audit = ToolAudit(
@@ -144,6 +164,7 @@ async def _audit(options: AuditOptions) -> AuditReport:
                 record,
                 description,
                 tool,
+                _fixed_for(tool, options.fixed),
             )
             options.progress(_line(audit))
             audits[index] = audit

@@ -121,7 +121,7 @@ def _entry(audit: ToolAudit) -> dict[str, Any]:
         "cites": [],
         "intent": None,
         # Arguments the deployment fixes (a repository path, a database): the operator's.
-        "fixed_arguments": {},
+        "fixed_arguments": dict(audit.fixed),
         "schema_digest": schema_digest(audit.tool),
         "audit": {"findings": [c.value for c in codes], "calls": len(audit.record.calls)},
     }

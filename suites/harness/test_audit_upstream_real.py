@@ -4,7 +4,6 @@ against a repository of 300 commits made for the test (about 3 s)."""
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -13,36 +12,14 @@ from pathlib import Path
 import pytest
 
 from beacon.cli.up import beacon_command
+from harness.git_repo import make_repo
 
 COMMITS = 300
 
 
 @pytest.fixture(scope="module")
 def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("repo")
-    env = {
-        **os.environ,
-        "GIT_AUTHOR_NAME": "t",
-        "GIT_AUTHOR_EMAIL": "t@example.invalid",
-        "GIT_COMMITTER_NAME": "t",
-        "GIT_COMMITTER_EMAIL": "t@example.invalid",
-    }
-    subprocess.run(["git", "init", "-q", str(root)], check=True, env=env)
-    # One fast-import stream instead of 300 processes (each commit follows the last).
-    stream = "".join(
-        f"commit refs/heads/main\ncommitter t <t@example.invalid> {1700000000 + i} +0000\n"
-        f"data {len(f'commit {i}')}\ncommit {i}\n"
-        + f"M 644 inline f.txt\ndata {len(str(i))}\n{i}\n\n"
-        for i in range(COMMITS)
-    )
-    subprocess.run(
-        ["git", "-C", str(root), "fast-import", "--quiet"],
-        input=stream.encode(),
-        check=True,
-        env=env,
-    )
-    subprocess.run(["git", "-C", str(root), "checkout", "-q", "main"], check=True, env=env)
-    return root
+    return make_repo(tmp_path_factory.mktemp("repo"), COMMITS)
 
 
 def test_a_real_stdio_server_is_audited_and_git_log_is_a_silent_full_page(
