@@ -21,6 +21,7 @@ import {
   streamEnded,
 } from "./state.js";
 import { tokenProblem } from "./token.js";
+import { proseParts } from "./shown.js";
 import { BUSY } from "./states.js";
 import { element as el, safeUrl } from "./dom.js";
 import { LOCALES } from "./vocabulary.js";
@@ -314,6 +315,35 @@ export function mountPanel(root, adapter, { locale = "" } = {}) {
     ui.examples.hidden = !first;
   }
 
+  // The answer as text, its shown-set sentences marked where the server said they are
+  // (done.shown_spans): the sentence a span, the number in it a <mark>. Text only.
+  function drawProse(node, prose, spans) {
+    if (spans.length === 0) {
+      if (node.textContent !== prose || node.childElementCount > 0) node.textContent = prose;
+      return;
+    }
+    const text = (value) => document.createTextNode(value);
+    node.replaceChildren(
+      ...proseParts(prose, spans).map((part) => {
+        if (!part.sentence) return text(part.text);
+        const sentence = el("span", "shown-set");
+        sentence.dataset.testid = "shown-set";
+        sentence.dataset.slot = part.slot;
+        for (const piece of part.sentence) {
+          if (piece.slot === undefined) {
+            sentence.append(text(piece.text));
+            continue;
+          }
+          const mark = el("mark", "shown-slot", piece.text);
+          mark.dataset.testid = "shown-slot";
+          mark.dataset.slot = piece.slot;
+          sentence.append(mark);
+        }
+        return sentence;
+      }),
+    );
+  }
+
   function drawTurn(t, st, live) {
     const phase = st.phase;
     t.node.hidden = phase === "idle" && !t.asked.textContent;
@@ -325,7 +355,11 @@ export function mountPanel(root, adapter, { locale = "" } = {}) {
     if (st.cause) t.status.dataset.cause = st.cause;
     else delete t.status.dataset.cause;
 
-    if (t.prose.textContent !== st.prose) t.prose.textContent = st.prose;
+    if (t.drawn.prose !== st.prose || t.drawn.shown !== st.shown) {
+      t.drawn.prose = st.prose;
+      t.drawn.shown = st.shown;
+      drawProse(t.prose, st.prose, st.shown ?? []);
+    }
 
     const line = countLine(st.counts, copy);
     t.countLine.textContent = line.text;

@@ -4,6 +4,7 @@
 // refused frame returns the same object, so nothing is redrawn.
 
 import { step } from "./states.js";
+import { rerendered, shownSpans } from "./shown.js";
 import { FRAME_TYPES } from "./vocabulary.js";
 
 /** @typedef {{kind: string, text: string, code: string|null, options: object[]}} Notice */
@@ -17,6 +18,7 @@ export function initialState() {
     mode: null,
     lastSeq: 0,
     prose: "",
+    shown: [], // done.shown_spans: where the prose says how many cards it shows
     citations: [],
     counts: [],
     complete: false,
@@ -66,74 +68,31 @@ export function streamEnded(state, text = "The answer stream ended before the tu
 
 /** A loaded page: more cards for one slot, that slot's new count entry, and the
  * notices the page earned (a page set aside by the stitcher is disclosed, not dropped).
- * With `number` (the turn's locale's number format), the answer's "these N" for
- * that slot is re-rendered to the cards now on screen (see `reshown`). */
+ * With `number` (the turn's locale's number format), the answer's shown-set number for
+ * that slot is re-rendered to the cards now on screen, at the spans the server marked
+ * (`done.shown_spans`); without spans the prose is left as the server wrote it. */
 export function moreLoaded(state, { slot, citations, count, notices }, { number } = {}) {
   const seen = new Set(state.citations.map((c) => c.id));
   const added = (Array.isArray(citations) ? citations : []).filter((c) => c && !seen.has(c.id));
   const before = state.counts.find((entry) => entry.slot === slot);
   const counts = state.counts.map((entry) => (entry.slot === slot && count ? count : entry));
-  const next = { ...state, citations: [...state.citations, ...added], counts };
-  const prose =
-    number && before && count
-      ? reshown(state.prose, before.displayed, count.displayed, number, {
-          counts,
-          citations: next.citations,
-        })
-      : state.prose;
+  const moves =
+    number && before && count && Number.isInteger(count.displayed) && count.displayed !== before.displayed;
+  const { prose, spans } = moves
+    ? rerendered(state.prose, state.shown, slot, number(count.displayed))
+    : { prose: state.prose, spans: state.shown };
   const earned = (Array.isArray(notices) ? notices : [])
     .filter((n) => n && typeof n.text === "string")
     .map((n) => notice(n.kind, n.text))
     .filter((n) => !state.notices.some((o) => o.kind === n.kind && o.text === n.text));
-  return move(state, isSample(next) ? "more-sample" : "more-complete", {
+  const next = { ...state, citations: [...state.citations, ...added], counts };
+  return move(next, isSample(next) ? "more-sample" : "more-complete", {
     citations: next.citations,
     counts,
     prose,
+    shown: spans,
     ...(earned.length > 0 ? { notices: [...state.notices, ...earned] } : {}),
   });
-}
-
-// A numeral standing alone: no digit, and no digit behind a grouping mark, on
-// either side ("10" is not in "110", "1,100" or "10.5").
-const alone = (digits) =>
-  new RegExp(`(?<![\\p{N}_]|\\p{N}[.,])${digits.replace(/[.,]/g, "\\$&")}(?![\\p{N}_]|[.,]\\p{N})`, "gu");
-
-// A span the prose quotes (the question's words, a title): its numbers are the quote's.
-const QUOTED = /"[^"]*"|“[^”]*”|„[^“”]*[“”]|«[^»]*»|「[^」]*」|『[^』]*』/gu;
-
-/**
- * The answer's prose with its shown-slot number moved from `from` to `to` cards.
- * The server rendered `{{shown:cN}}` as the bare number of cards then on screen
- * ("These 10 are shown as cards."); after a load-more that sentence would
- * contradict the count line. The number is moved only where it cannot be
- * anything else: it stands alone exactly once in the prose, no count's total is
- * that number, and it is neither inside a quotation nor inside a card's level,
- * title or date the prose repeats (a "Level 10" stays Level 10). Otherwise the
- * prose is left as the server wrote it.
- */
-export function reshown(prose, from, to, number, { counts = [], citations = [] } = {}) {
-  const text = String(prose);
-  if (!Number.isInteger(from) || !Number.isInteger(to) || from === to || from <= 0) return text;
-  const old = number(from);
-  const matches = [...text.matchAll(alone(old))];
-  if (matches.length !== 1) return text;
-  if (counts.some((c) => Number.isInteger(c.total) && number(c.total) === old)) return text;
-  const at = matches[0].index;
-  const covers = (start, length) => start <= at && at < start + length;
-  if ([...text.matchAll(QUOTED)].some((q) => covers(q.index, q[0].length))) return text;
-  const lower = text.toLowerCase();
-  const repeats = (value) => {
-    const needle = value.toLowerCase();
-    for (let i = lower.indexOf(needle); i !== -1; i = lower.indexOf(needle, i + 1)) {
-      if (covers(i, needle.length)) return true;
-    }
-    return false;
-  };
-  const values = citations
-    .flatMap((c) => [c.level, c.title, c.date])
-    .filter((v) => typeof v === "string" && v !== "" && alone(old).test(v));
-  if (values.some(repeats)) return text;
-  return text.slice(0, at) + number(to) + text.slice(at + old.length);
 }
 
 /** A page could not be loaded: say so, stay where we are. */
@@ -234,14 +193,19 @@ export function reduce(state, frame) {
       const dup = state.notices.some((n) => n.kind === incoming.kind && n.text === incoming.text);
       return dup ? next : { ...next, notices: [...state.notices, incoming] };
     }
-    case "done":
+    case "done": {
+      // The deltas are the answer; `answer` only fills in when none streamed.
+      const answer = String(d.answer ?? "");
+      const prose = state.prose || answer;
       return {
         ...next,
         cause: to === "failed" ? "source-failure" : null,
         finishReason: d.finish_reason ?? null,
-        // The deltas are the answer; `answer` only fills in when none streamed.
-        prose: state.prose || String(d.answer ?? ""),
+        prose,
+        // The spans index `answer`: kept only when the prose on screen is that text.
+        shown: prose === answer ? shownSpans(d.shown_spans, prose) : [],
       };
+    }
     case "error":
       return {
         ...next,
