@@ -170,3 +170,52 @@ def test_start_refuses_a_directory_inside_a_checkout_in_one_line() -> None:
         f"beacon postgres start: {inside} is inside the checkout {checkout}: "
         "pass a --directory outside it, or leave it out\n"
     )
+
+
+def test_the_suites_clusters_run_beside_a_cluster_from_beacon_postgres_start() -> None:
+    """The README's PostgreSQL path must not break `make test`: with a user's cluster
+    running, the suite's own PostgreSQL tests (throwaway clusters, store faults, two
+    processes) pass in a run of their own, and the checkout gains no file."""
+    directory = tempfile.mkdtemp(prefix="beacon-pg-user-")
+    before = _git_status()
+    try:
+        started = _beacon("start", "--directory", directory)
+        assert started.returncode == 0, started.stderr
+        suite = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "pytest",
+                "-q",
+                "-p",
+                "no:cacheprovider",
+                "suites/e2e/test_store_faults.py",
+                "suites/harness/test_postgres_cluster_auth.py",
+                "-k",
+                "not beside_a_cluster",
+            ],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=600,
+            check=False,
+        )
+        still = _beacon("status", "--directory", directory)
+    finally:
+        _beacon("stop", "--directory", directory)
+        shutil.rmtree(directory, ignore_errors=True)
+    assert suite.returncode == 0, suite.stdout[-3000:] + suite.stderr[-2000:]
+    assert " passed" in suite.stdout and "error" not in suite.stdout.splitlines()[-1]
+    assert still.returncode == 0, "the user's cluster kept running through the suite"
+    assert _git_status() == before
+
+
+def _git_status() -> str:
+    done = subprocess.run(
+        ["git", "status", "--porcelain", "--ignored", "--", ".beacon"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return done.stdout
