@@ -9,6 +9,7 @@ the grade ``references`` will show.
 
 from __future__ import annotations
 
+import time
 from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
@@ -99,6 +100,7 @@ async def call(
     if not decision.allowed:
         return deny(state, tool, arguments, call_id, slot, decision.capability), {}
     state.emit("tool_call", call_id=call_id, tool=tool, arguments=arguments)
+    started = time.perf_counter()
     outcome = await upstream.call_tool(tool, arguments)
     project_id = arguments.get("project_id")
     narrowed = state.narrowing.active and tool == state.narrowing.tool
@@ -113,6 +115,7 @@ async def call(
     )
     # The asked set against the arguments that went out (the narrowing scope included).
     evidence = replace(evidence, scope=judge_scope(state.constraints, tool, arguments))
+    evidence = replace(evidence, duration_s=time.perf_counter() - started)
     asked = state.field_asked
     if asked is not None and evidence.counted and not evidence.failed:
         complete = evidence.verdict.grade is Grade.EXACT and not evidence.verdict.has_more

@@ -7,10 +7,12 @@ panel gets citations and the graded count.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from beacon.adjudication import (
     AbsenceVerdict,
@@ -59,6 +61,11 @@ FACET_ROWS = 500
 
 log = logging.getLogger(__name__)
 
+# What a call's result was, as an analyst's row says it (the ``tool_calls`` table):
+# accounted or not, a failure the upstream disguised as data, one it admitted
+# (isError, or a transport status other than 200), or blocked by the PEP.
+EnvelopeVerdict = Literal["ok", "disguised_failure", "no_accounting", "error", "denied"]
+
 
 @dataclass(frozen=True, slots=True)
 class Evidence:
@@ -85,6 +92,9 @@ class Evidence:
     facets: tuple[dict[str, Any], ...] = ()
     # The question's constraints against the arguments that went out (dispatch decides it).
     scope: Scope = UNSCOPED
+    envelope: EnvelopeVerdict = "ok"
+    # Wall time of the upstream call (dispatch measures it around the call); None: none made.
+    duration_s: float | None = None
 
     @property
     def counted(self) -> bool:
@@ -170,6 +180,7 @@ def adjudicate(
         verdict = promote_complete(verdict, PageShape(True, 1, acct.has_more, acct.returned))
     sample = verdict.grade is Grade.LOWER_BOUND or verdict.has_more
     return Evidence(
+        envelope=envelope_verdict(outcome, failed=failed, accounted=acct is not None),
         call_id=call_id,
         tool=outcome.tool,
         arguments=outcome.arguments,
@@ -210,7 +221,50 @@ def denied_evidence(tool: str, arguments: dict[str, Any], *, call_id: str, slot:
         returned=None,
         absence=absence_cause(facts),
         denied=True,
+        envelope="denied",
     )
+
+
+def envelope_verdict(outcome: ToolOutcome, *, failed: bool, accounted: bool) -> EnvelopeVerdict:
+    """The call's envelope verdict, from the adjudication already made (no content read)."""
+    if failed:
+        admitted = outcome.transport_status != 200 or outcome.result.get("isError") is True
+        return "error" if admitted else "disguised_failure"
+    if has_result_contract(outcome.tool) and not accounted:
+        return "no_accounting"
+    return "ok"
+
+
+def arguments_digest(arguments: Mapping[str, Any]) -> str:
+    """sha256 of the arguments' canonical JSON: calls can be grouped and compared,
+    and the row holds none of what was asked."""
+    canonical = json.dumps(arguments, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return "sha256:" + hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def tool_call_rows(turn_id: str, evidence: Sequence[Evidence]) -> list[dict[str, Any]]:
+    """One ``tool_calls`` row per call the turn made or was refused: its tool, the
+    arguments' digest, duration, envelope verdict, grade and returned/total —
+    codes and numbers only, never the arguments or the result."""
+    rows = []
+    for e in evidence:
+        value = e.verdict.value
+        total = None if e.verdict.grade is Grade.UNKNOWN or value is None else int(value)
+        rows.append(
+            {
+                "turn_id": turn_id,
+                "call_id": e.call_id,
+                "tool": e.tool,
+                "args_digest": arguments_digest(e.arguments),
+                "duration_ms": None if e.duration_s is None else round(e.duration_s * 1000, 3),
+                "verdict": e.envelope,
+                "grade": e.verdict.grade.value,
+                "returned": e.returned,
+                "total": total,
+                "total_is_lower_bound": e.verdict.grade is Grade.LOWER_BOUND,
+            }
+        )
+    return rows
 
 
 def digest(evidence: Evidence, result: dict[str, Any]) -> dict[str, Any]:
