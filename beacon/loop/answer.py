@@ -233,4 +233,9 @@ async def answer(state: TurnState) -> None:
     state.audit = []
     for sentence in split_sentences(narration.text):
         state.emit("delta", text=sentence)
-    state.emit("done", finish_reason=finish_reason, answer=narration.text)
+    state.emit(
+        "done",
+        finish_reason=finish_reason,
+        answer=narration.text,
+        shown_spans=[span.wire() for span in narration.shown],
+    )
