@@ -31,7 +31,9 @@ VERSION = 1
 HEADER = (
     "# The declared upstream contract (issue 28), written by `beacon audit-upstream "
     "--contract-out`.\n# Validated by boundaries/upstream_contract.schema.json. A null "
-    "capability, and empty\n# offers/cites, are left for the operator to fill.\n"
+    "capability, and empty\n# offers/cites, are left for the operator to fill. `applies` is "
+    "read from argument names:\n# review it, a name can match an axis whose values differ "
+    "(a document `kind`, spec/rfi,\n# is not a finding kind).\n"
 )
 
 
