@@ -144,7 +144,7 @@ def _answers() -> dict[str, object]:
     }
 
 
-def test_a_row_changed_in_the_table_changes_every_reader(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_row_changed_in_the_table_changes_every_reader() -> None:
     before = {
         "pep allows with photo_ai": True,
         "pep allows with bim": False,
@@ -171,9 +171,11 @@ def test_a_row_changed_in_the_table_changes_every_reader(monkeypatch: pytest.Mon
         intent=r"\bkittens?\b",
     )
     swapped = MappingProxyType({**tool_table.TOOL_SPECS, "search_photos": changed})
-    monkeypatch.setattr(tool_table, "TOOL_SPECS", swapped)
-
-    assert _answers() == {
+    # The table every reader sees is the fronted one (a contract's, at start-up).
+    with tool_table.fronting(swapped.values()):
+        changed_answers = _answers()
+    assert _answers() == before, "the table is back once the block ends"
+    assert changed_answers == {
         "pep allows with photo_ai": False,
         "pep allows with bim": True,
         "catalog keeps for bim": True,
