@@ -24,7 +24,7 @@ from typing import ClassVar
 
 from beacon.store.crypto import Keyring
 from beacon.store.errors import StoreError
-from beacon.store.schema import SQLITE_SCHEMA, SQLITE_WORKER_COLUMN
+from beacon.store.schema import SQLITE_LATER_COLUMNS, SQLITE_SCHEMA
 from beacon.store.turns import TurnStore, Tx
 
 WRITER_BUSY_MS = 5_000
@@ -51,8 +51,9 @@ class SqliteStore(TurnStore):
         self._writer.execute("PRAGMA wal_autocheckpoint=0")  # see checkpoint()
         self._writer.executescript(SQLITE_SCHEMA)
         columns = {row[1] for row in self._writer.execute("PRAGMA table_info(turns)")}
-        if "worker" not in columns:
-            self._writer.execute(SQLITE_WORKER_COLUMN)
+        for name, alter in SQLITE_LATER_COLUMNS.items():
+            if name not in columns:
+                self._writer.execute(alter)
         self._reader: sqlite3.Connection | None = self._open()
 
     def _open(self, busy_ms: int = READER_BUSY_MS) -> sqlite3.Connection:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 import secrets
 import time
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
@@ -41,7 +42,7 @@ from beacon.store.errors import (
     TurnTaken,
 )
 from beacon.store.records import Message, SaveFailed, SessionNotOwned, TurnRecord
-from beacon.store.schema import AUDIT_COLUMNS, AUDIT_INSERT
+from beacon.store.schema import AUDIT_COLUMNS, AUDIT_INSERT, TOOL_CALL_COLUMNS, TOOL_CALL_INSERT
 from beacon.wire.frames import TERMINAL_FRAMES
 
 __all__ = [
@@ -66,6 +67,11 @@ SEALED_TOKEN = "sealed:"  # a narration_audit token sealed at rest (base64 after
 # Who owns the record a JSON read opens (its first key is the turn's or session's id).
 TURN_OWNER = "SELECT owner FROM turns WHERE id = ?"
 SESSION_OWNER = "SELECT owner FROM sessions WHERE id = ?"
+# The frames whose commit ends a user's wait for the answer (the first of them is
+# ``turns.first_answer_at``); an error frame's ``code`` is kept in the clear
+# (one of Beacon's own codes, never the message).
+ANSWER_FRAMES = frozenset({"delta", *TERMINAL_FRAMES})
+_CODE = re.compile(r"[a-z][a-z0-9_]{0,47}")
 
 
 class Rows(Protocol):
@@ -232,13 +238,22 @@ class TurnStore:
     def _insert_turns(self, tx: Tx, opens: Sequence[OpenTurn], now: float) -> None:
         for turn_id, owner, session_id, mode in opens:
             if session_id is not None:
-                tx.execute(
-                    "INSERT INTO sessions (id, owner, created_at) VALUES (?, ?, ?) "
-                    "ON CONFLICT (id) DO NOTHING",
-                    (session_id, owner, now),
-                )
-                row = tx.execute("SELECT owner FROM sessions WHERE id = ?", (session_id,))
-                if row.fetchone()[0] != owner:
+                found = None
+                for _ in range(2):
+                    tx.execute(
+                        "INSERT INTO sessions (id, owner, created_at) VALUES (?, ?, ?) "
+                        "ON CONFLICT (id) DO NOTHING",
+                        (session_id, owner, now),
+                    )
+                    # Held to the commit (PostgreSQL): the pruner deletes only a session
+                    # it could lock and found without turns. One it deleted under us is
+                    # gone when the lock is granted: written again, as a new session.
+                    found = tx.execute(
+                        f"SELECT owner FROM sessions WHERE id = ?{self._lock_rows}", (session_id,)
+                    ).fetchone()
+                    if found is not None:
+                        break
+                if found is None or found[0] != owner:
                     raise SessionNotOwned(session_id)
             tx.execute(
                 "INSERT INTO turns (id, session_id, owner, mode, status, created_at, worker) "
@@ -274,7 +289,11 @@ class TurnStore:
                     "INSERT INTO frames (turn_id, seq, type, body) VALUES (?, ?, 'error', ?)",
                     (stuck, seq, self._seal(make(stuck, seq), owner, stuck, "frame", str(seq))),
                 )
-                tx.execute("UPDATE turns SET status = 'error' WHERE id = ?", (stuck,))
+                tx.execute(
+                    "UPDATE turns SET status = 'error', code = 'interrupted', ended_at = ?, "
+                    "first_answer_at = COALESCE(first_answer_at, ?) WHERE id = ?",
+                    (time.time(), time.time(), stuck),
+                )
                 finished.append(stuck)
             self._announce(tx, finished)
         return finished
@@ -290,9 +309,15 @@ class TurnStore:
         """Many frames (of any turns) in one transaction: one writer, few commits.
         ``opens`` are turns whose row is written in the same commit as their first
         frame, so a turn costs no commit of its own before its ``start`` is out."""
-        terminals = [(t, turn_id) for turn_id, _, t, _ in frames if t in TERMINAL_FRAMES]
+        now = time.time()
+        terminals = [
+            (t, _end_code(t, encoded), now, now, turn_id)
+            for turn_id, _, t, encoded in frames
+            if t in TERMINAL_FRAMES
+        ]
+        answering = sorted({turn_id for turn_id, _, t, _ in frames if t in ANSWER_FRAMES})
         with self._transaction() as tx:
-            self._insert_turns(tx, opens, time.time())
+            self._insert_turns(tx, opens, now)
             owners = {o.turn_id: o.owner for o in opens} | self._driven(
                 tx, {turn_id for turn_id, *_ in frames} - {o.turn_id for o in opens}
             )
@@ -308,8 +333,16 @@ class TurnStore:
             tx.executemany(
                 "INSERT INTO frames (turn_id, seq, type, body) VALUES (?, ?, ?, ?)", rows
             )
-            # A terminal frame finishes its turn in the same commit.
-            tx.executemany("UPDATE turns SET status = ? WHERE id = ?", terminals)
+            # The answer's first frame, and a terminal finishing its turn, in the same commit.
+            tx.executemany(
+                "UPDATE turns SET first_answer_at = ? WHERE id = ? AND first_answer_at IS NULL",
+                [(now, turn_id) for turn_id in answering],
+            )
+            tx.executemany(
+                "UPDATE turns SET status = ?, code = ?, ended_at = ?, "
+                "first_answer_at = COALESCE(first_answer_at, ?) WHERE id = ?",
+                terminals,
+            )
             self._announce(tx, sorted({turn_id for turn_id, *_ in frames}))
 
     def _driven(self, tx: Tx, turn_ids: set[str]) -> dict[str, str]:
@@ -342,11 +375,13 @@ class TurnStore:
         audit: Sequence[dict[str, Any]] = (),
         narrowing: tuple[str, dict[str, Any] | None] | None = None,
         narration: Sequence[Mapping[str, str]] = (),
+        tool_calls: Sequence[Mapping[str, Any]] = (),
     ) -> None:
         """Body and sources in one transaction — with the transcript (chat mode), the
-        load-more pages, the turn's audit rows (the PEP's and the narration's: every
-        dropped sentence and slot verdict, ``{kind, rule, token}``) and the session's
-        narrowing, so a turn is saved whole or not at all, in one commit."""
+        load-more pages, the turn's audit rows (the PEP's, the narration's: every
+        dropped sentence and slot verdict, ``{kind, rule, token}``, and one
+        ``tool_calls`` row per call) and the session's narrowing, so a turn is saved
+        whole or not at all, in one commit."""
         now = time.time()
         try:
             with self._transaction() as tx:
@@ -380,6 +415,7 @@ class TurnStore:
                     self._write_pages(tx, turn_id, slot, record, owner)
                 if audit:
                     tx.executemany(AUDIT_INSERT, [_audit_values(row) for row in audit])
+                self._write_tool_calls(tx, tool_calls, now)
                 tx.executemany(
                     "INSERT INTO narration_audit (turn_id, kind, rule, token, at) "
                     "VALUES (?, ?, ?, ?, ?)",
@@ -566,9 +602,37 @@ class TurnStore:
 
     # --- audit ------------------------------------------------------------------
 
-    def record_audit(self, rows: Sequence[dict[str, Any]]) -> None:
+    def record_audit(
+        self, rows: Sequence[dict[str, Any]], tool_calls: Sequence[Mapping[str, Any]] = ()
+    ) -> None:
+        """A turn's audit rows without an answer (the turn ended in an error)."""
         with self._transaction() as tx:
             tx.executemany(AUDIT_INSERT, [_audit_values(row) for row in rows])
+            self._write_tool_calls(tx, tool_calls, time.time())
+
+    def _write_tool_calls(self, tx: Tx, rows: Sequence[Mapping[str, Any]], now: float) -> None:
+        # Codes and numbers only: the arguments are a digest (beacon.loop.evidence).
+        tx.executemany(
+            TOOL_CALL_INSERT,
+            [
+                tuple(
+                    now if c == "at" else int(row[c]) if c == "total_is_lower_bound" else row.get(c)
+                    for c in TOOL_CALL_COLUMNS
+                )
+                for row in rows
+            ],
+        )
+
+    def tool_calls(self, turn_id: str) -> list[dict[str, Any]]:
+        """The turn's ``tool_calls`` rows, in the order they were made."""
+        columns = ", ".join(TOOL_CALL_COLUMNS)
+        rows = self._read(
+            lambda db: db.execute(
+                f"SELECT {columns} FROM tool_calls WHERE turn_id = ? ORDER BY {self._order}",
+                (turn_id,),
+            ).fetchall()
+        )
+        return [dict(zip(TOOL_CALL_COLUMNS, row, strict=True)) for row in rows]
 
     def _seal_token(self, row: Mapping[str, str], owner: str, turn_id: str) -> str:
         """The dropped phrase is the model's or the user's words: sealed, as base64
@@ -623,6 +687,20 @@ class TurnStore:
             ).fetchall()
         )
         return [dict(zip(AUDIT_COLUMNS, row, strict=True)) for row in rows]
+
+
+def _end_code(frame_type: str, encoded: bytes) -> str | None:
+    """An error frame's code (SSE text: its ``data:`` line is the frame's JSON)."""
+    if frame_type != "error":
+        return None
+    for line in encoded.split(b"\n"):
+        if line.startswith(b"data: "):
+            try:
+                code = json.loads(line[6:]).get("code")
+            except (ValueError, AttributeError):
+                return "unreadable"
+            return code if isinstance(code, str) and _CODE.fullmatch(code) else "other"
+    return "unreadable"
 
 
 def _audit_values(row: Mapping[str, Any]) -> tuple[object, ...]:
