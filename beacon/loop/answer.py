@@ -17,6 +17,7 @@ from beacon.adjudication.slots import split_sentences
 from beacon.loop.anchors import anchor_records, anchors_message
 from beacon.loop.conversation import conversation_message
 from beacon.loop.copy import ABSENCE, COUNTER_QUESTION, NOT_RUN, say
+from beacon.loop.evidence import tool_call_rows
 from beacon.loop.finalize import finalize
 from beacon.loop.narration import guarded, turn_standing
 from beacon.loop.narrowing_state import first_sample, narrowing_hint, offer_narrowing
@@ -229,6 +230,7 @@ async def answer(state: TurnState) -> None:
         audit=state.audit,
         narrowing=narrowing,
         narration=[*narration.audit_records(), *scope_audit(state.evidence)],
+        tool_calls=tool_call_rows(state.turn_id, state.evidence),
     )
     state.audit = []
     for sentence in split_sentences(narration.text):

@@ -22,6 +22,7 @@ from beacon.llm.errors import LlmError
 from beacon.loop.answer import answer
 from beacon.loop.conversation import conversation
 from beacon.loop.errors import LoopError
+from beacon.loop.evidence import tool_call_rows
 from beacon.loop.frames import Frame, FrameMaker
 from beacon.loop.gather import MAX_GATHER_ROUNDS, gather
 from beacon.loop.narrowing_state import resume
@@ -143,9 +144,10 @@ class Turn:
     async def _flush_audit(self) -> None:
         state = self.state
         rows, state.audit = state.audit, []
-        if rows:
+        calls = tool_call_rows(state.turn_id, state.evidence)
+        if rows or calls:
             try:
-                await anyio.to_thread.run_sync(state.deps.store.record_audit, rows)
+                await anyio.to_thread.run_sync(state.deps.store.record_audit, rows, calls)
             except Exception:
                 log.exception("turn %s: %d audit rows not written", state.turn_id, len(rows))
 
