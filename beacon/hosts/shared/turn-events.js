@@ -12,11 +12,12 @@
 // closes the source itself; one that does not is answered 204 on its reconnect,
 // which ends EventSource's reconnecting (readyState CLOSED).
 
-export const FRAME_TYPES = [
-  "start", "plan", "tool_call", "tool_result", "references",
-  "delta", "notice", "heartbeat", "done", "error",
-];
-const TERMINAL = new Set(["done", "error"]);
+// The frame names and the terminal ones, from the generated vocabulary (SPEC §4): a
+// host that copies this file copies that list with it.
+import { FRAME_TYPES, TERMINAL_FRAMES } from "/panel/vocabulary.js";
+
+export { FRAME_TYPES };
+const TERMINAL = new Set(TERMINAL_FRAMES);
 
 export async function mintTicket(chatOrigin, bearer, turnId) {
   const url = new URL(`/v1/turns/${encodeURIComponent(turnId)}/ticket`, chatOrigin);
