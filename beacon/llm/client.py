@@ -13,8 +13,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
+from opentelemetry.trace import Span, StatusCode
 
-from beacon.llm.errors import LlmProtocolError, LlmRefused, LlmUnavailable
+from beacon.llm.errors import LlmError, LlmProtocolError, LlmRefused, LlmUnavailable
+from beacon.telemetry import metrics
+from beacon.telemetry.tracing import MODEL_SPAN, TURN_ID, inject, tracer
 from beacon.wire.headers import SCENARIO_HEADER, TURN_HEADER
 
 REFUSAL_STATUSES = frozenset({400, 401, 402, 403, 422, 429})
@@ -99,7 +102,42 @@ async def stream_completion(
     scenario: str | None = None,
     turn_id: str | None = None,
 ) -> AsyncIterator[TextDelta | Completion]:
-    """Yields text as it arrives, then exactly one ``Completion``."""
+    """Yields text as it arrives, then exactly one ``Completion``.
+
+    One span per request (planner or answer call), ended before the ``Completion``
+    is yielded and never the current span across a yield: a caller that stops
+    reading at the ``Completion`` leaves nothing open. Its context rides on the
+    request as ``traceparent``."""
+    purpose = "plan" if tools else "answer"
+    attributes = {TURN_ID: turn_id or "", "beacon.purpose": purpose}
+    span = tracer().start_span(MODEL_SPAN, attributes=attributes)
+    ended = False
+    try:
+        async for event in _stream(http, config, messages, tools, scenario, turn_id, span):
+            if isinstance(event, Completion):
+                span.set_attribute("beacon.finish_reason", event.finish_reason)
+                span.end()
+                ended = True
+            yield event
+    except LlmError as exc:
+        metrics.upstream_error("llm", exc.code)
+        span.set_attribute("beacon.error", exc.code)
+        span.set_status(StatusCode.ERROR)
+        raise
+    finally:
+        if not ended:
+            span.end()
+
+
+async def _stream(
+    http: httpx.AsyncClient,
+    config: LlmConfig,
+    messages: list[dict[str, Any]],
+    tools: list[dict[str, Any]] | None,
+    scenario: str | None,
+    turn_id: str | None,
+    span: Span,
+) -> AsyncIterator[TextDelta | Completion]:
     body: dict[str, Any] = {"model": config.model, "messages": messages, "stream": True}
     if tools:
         body["tools"] = tools
@@ -108,6 +146,7 @@ async def stream_completion(
         headers[SCENARIO_HEADER] = scenario
     if turn_id:
         headers[TURN_HEADER] = turn_id
+    inject(headers, span)
     url = config.base_url.rstrip("/") + "/chat/completions"
     partials: dict[int, _PartialCall] = {}
     content: list[str] = []

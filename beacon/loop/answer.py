@@ -27,6 +27,7 @@ from beacon.loop.state import TurnState
 from beacon.loop.view_list import VIEW_SLOT, view_list_at_cap, view_list_disclosure
 from beacon.policy.vocabulary import licensing_words
 from beacon.store.turns import call_write
+from beacon.telemetry import metrics
 
 # Absences that earn their own notice; a denial and a failure have theirs, and
 # "no standing" is said by the narration (it states no number), not a card.
@@ -204,6 +205,8 @@ async def answer(state: TurnState) -> None:
         projects={p["id"]: p["name"] for p in state.directory},
         question=state.request.message,
     )
+    for drop in narration.drops:
+        metrics.narration_dropped(drop.rule, state.locale)
     narration = with_scope_counts(narration, state.evidence, state.locale)
     disclosure = view_list_disclosure(view, narration.text, state.locale)
     if disclosure is not None:

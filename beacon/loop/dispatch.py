@@ -26,7 +26,11 @@ from beacon.loop.state import TurnState
 from beacon.policy.audit import audit_row
 from beacon.policy.notices import denial_notice
 from beacon.policy.pep import Decision, decide
+from beacon.telemetry import metrics
+from beacon.telemetry.tracing import TOOL_SPAN, TURN_ID, tracer
+from beacon.upstream.errors import UpstreamError
 from beacon.upstream.mcp_client import Upstream
+from beacon.wire.tools import tool_spec
 
 # A narrowed scope may come back whole: show every card of it, not a sample.
 NARROWED_CARDS = 50
@@ -40,6 +44,7 @@ def _decide(state: TurnState, tool: str) -> Decision:
 def _audit(state: TurnState, decision: Decision) -> None:
     row = audit_row(decision, turn_id=state.turn_id, sub=state.identity.sub, at=datetime.now(UTC))
     state.audit.append(row.as_record())
+    metrics.permission_verdict(decision.capability, decision.allowed)
 
 
 def deny(
@@ -94,14 +99,37 @@ async def call(
     call_id: str,
     slot: str,
 ) -> tuple[Evidence, dict[str, Any]]:
-    """One tool call through the PEP: its evidence and the raw result (for the digest)."""
+    """One tool call through the PEP: its evidence and the raw result (for the digest).
+    Its span and series carry the envelope verdict and grade, never an argument."""
+    label = metrics.tool_label(tool, fronted=tool_spec(tool) is not None)
+    attributes = {TURN_ID: state.turn_id, "beacon.tool": label}
+    with tracer().start_as_current_span(TOOL_SPAN, attributes=attributes) as span:
+        evidence, raw = await _call(state, upstream, tool, arguments, call_id, slot, label)
+        span.set_attribute("beacon.verdict", evidence.envelope)
+        span.set_attribute("beacon.grade", evidence.verdict.grade.value)
+        return evidence, raw
+
+
+async def _call(
+    state: TurnState,
+    upstream: Upstream,
+    tool: str,
+    arguments: dict[str, Any],
+    call_id: str,
+    slot: str,
+    label: str,
+) -> tuple[Evidence, dict[str, Any]]:
     decision = _decide(state, tool)
     _audit(state, decision)
     if not decision.allowed:
         return deny(state, tool, arguments, call_id, slot, decision.capability), {}
     state.emit("tool_call", call_id=call_id, tool=tool, arguments=arguments)
     started = time.perf_counter()
-    outcome = await upstream.call_tool(tool, arguments)
+    try:
+        outcome = await upstream.call_tool(tool, arguments)
+    except UpstreamError:
+        metrics.tool_called(label, "error", time.perf_counter() - started)
+        raise
     project_id = arguments.get("project_id")
     narrowed = state.narrowing.active and tool == state.narrowing.tool
     evidence = adjudicate(
@@ -133,6 +161,9 @@ async def call(
         if reducer == "where" and found is not None and found.leaders:
             # Code read the named project's own row: the answer is of the asked project.
             evidence = replace(evidence, scope=evidence.scope.applying("project"))
+    metrics.tool_called(label, evidence.envelope, evidence.duration_s or 0.0)
+    if evidence.counted:
+        metrics.count_graded(evidence.verdict.grade.value)
     if evidence.counted and (evidence.cursor or evidence.unshown) and not evidence.failed:
         # Saved with the answer, in one commit.
         state.pages[slot] = page_record(evidence, locale=state.locale)

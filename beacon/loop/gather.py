@@ -37,6 +37,7 @@ from beacon.loop.sets import field_question
 from beacon.loop.state import TurnState
 from beacon.policy.capabilities import granted_capabilities
 from beacon.policy.catalog import scope_catalog
+from beacon.telemetry.tracing import ROUND_SPAN, TURN_ID, tracer
 from beacon.upstream.mcp_client import Upstream
 from beacon.wire.frames import PlannedCall
 from beacon.wire.tools import tool_spec
@@ -158,8 +159,15 @@ async def _other_side(state: TurnState, upstream: Upstream) -> Offer | None:
     return comparison_offer(state.request.message, state.locale, side=side, levels=levels)
 
 
+def _round(state: TurnState, round_no: int) -> Any:
+    """A gathering round's span (round 0: context), a child of the turn's."""
+    attributes: dict[str, str | int] = {TURN_ID: state.turn_id, "beacon.round": round_no}
+    return tracer().start_as_current_span(ROUND_SPAN, attributes=attributes)
+
+
 async def gather(state: TurnState, upstream: Upstream) -> None:
-    await _context(state, upstream)
+    with _round(state, 0):
+        await _context(state, upstream)
     state.constraints = read_constraints(
         state.request.message, projects=state.directory, today=today()
     )
@@ -184,41 +192,44 @@ async def gather(state: TurnState, upstream: Upstream) -> None:
     # A filter the planner dropped is asked for once too (scope.py), in the same budget.
     scope_correction = ScopeCorrection()
     for round_no in range(1, MAX_GATHER_ROUNDS + 1):
-        completion = await plan(state, messages, tools)
-        if not completion.tool_calls:
-            nudge = correction.after_stop(
-                round_no, MAX_GATHER_ROUNDS, state.evidence, completion.content
-            ) or scope_correction.after_stop(
-                round_no, MAX_GATHER_ROUNDS, state.evidence, completion.content
+        with _round(state, round_no):
+            completion = await plan(state, messages, tools)
+            if not completion.tool_calls:
+                nudge = correction.after_stop(
+                    round_no, MAX_GATHER_ROUNDS, state.evidence, completion.content
+                ) or scope_correction.after_stop(
+                    round_no, MAX_GATHER_ROUNDS, state.evidence, completion.content
+                )
+                if not nudge:
+                    return
+                messages.extend(nudge)
+                continue
+            calls = completion.tool_calls
+            state.emit(
+                "plan",
+                round=round_no,
+                purpose=(
+                    "correct_scope"
+                    if round_no == scope_correction.sent_before
+                    else correction.purpose(round_no)
+                ),
+                calls=[
+                    PlannedCall(call_id=c.id, tool=c.name, arguments=c.arguments) for c in calls
+                ],
             )
-            if not nudge:
-                return
-            messages.extend(nudge)
-            continue
-        calls = completion.tool_calls
-        state.emit(
-            "plan",
-            round=round_no,
-            purpose=(
-                "correct_scope"
-                if round_no == scope_correction.sent_before
-                else correction.purpose(round_no)
-            ),
-            calls=[PlannedCall(call_id=c.id, tool=c.name, arguments=c.arguments) for c in calls],
-        )
-        messages.append(_assistant_turn(completion))
-        for planned in calls:
-            slot = state.next_slot()
-            scoped = scoped_arguments(planned.name, planned.arguments, state.narrowing)
-            evidence, raw = await call(state, upstream, planned.name, scoped, planned.id, slot)
-            state.evidence.append(evidence)
-            messages.append(
-                {
-                    "role": "tool",
-                    "tool_call_id": planned.id,
-                    "content": model_json(digest(evidence, raw)),
-                }
-            )
-        state.evidence = scope_correction.ordered(correction.ordered(state.evidence))
+            messages.append(_assistant_turn(completion))
+            for planned in calls:
+                slot = state.next_slot()
+                scoped = scoped_arguments(planned.name, planned.arguments, state.narrowing)
+                evidence, raw = await call(state, upstream, planned.name, scoped, planned.id, slot)
+                state.evidence.append(evidence)
+                messages.append(
+                    {
+                        "role": "tool",
+                        "tool_call_id": planned.id,
+                        "content": model_json(digest(evidence, raw)),
+                    }
+                )
+            state.evidence = scope_correction.ordered(correction.ordered(state.evidence))
     # The budget is spent: the seventh tool-bearing request is never made.
     state.emit("notice", kind="disclosure", text=say(BUDGET, state.locale, n=MAX_GATHER_ROUNDS))

@@ -16,6 +16,8 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import anyio
+from opentelemetry.context import Context
+from opentelemetry.trace import Span, StatusCode, use_span
 
 from beacon.auth.verify import Identity
 from beacon.llm.errors import LlmError
@@ -29,6 +31,8 @@ from beacon.loop.narrowing_state import resume
 from beacon.loop.state import TurnDeps, TurnState, new_turn_id
 from beacon.store.errors import StoreError
 from beacon.store.turns import Message
+from beacon.telemetry import metrics
+from beacon.telemetry.tracing import ANSWER_SPAN, TURN_ID, TURN_SPAN, tracer
 from beacon.upstream.errors import UpstreamError
 from beacon.upstream.mcp_client import leaf_errors
 from beacon.wire.turns import TurnRequest
@@ -61,8 +65,12 @@ class Turn:
         deps: TurnDeps,
         turn_id: str,
         session_id: str | None,
+        trace_parent: Context | None = None,
     ) -> None:
         self.bearer = bearer
+        # The caller's W3C trace context (``traceparent`` on the request), if any.
+        self.trace_parent = trace_parent
+        self.error_code: str | None = None  # the code of the turn's error terminal
         self.state = TurnState(
             request=request,
             identity=identity,
@@ -84,7 +92,14 @@ class Turn:
         # upstream session, the planner) begins before the consumer asks for the
         # next frame, which the server does once `start` is out (server/hub.py).
         yield await state.queue.get()
-        worker = asyncio.create_task(self._produce())
+        # The turn's span: the parent of its rounds, tool calls, model requests and the
+        # answer stage, and the trace context its upstream requests carry.
+        span = tracer().start_span(
+            TURN_SPAN,
+            context=self.trace_parent,
+            attributes={TURN_ID: state.turn_id, "beacon.mode": state.request.mode},
+        )
+        worker = asyncio.create_task(self._traced(span))
         beats = asyncio.create_task(self._heartbeats())
         try:
             while True:
@@ -115,6 +130,15 @@ class Turn:
         record = await anyio.to_thread.run_sync(store.load_narrowing, state.session_id)
         state.narrowing = resume(record, state.request.message)
 
+    async def _traced(self, span: Span) -> None:
+        """The turn's work with its span current (in this task's own context)."""
+        with use_span(span, end_on_exit=True):
+            await self._produce()
+            span.set_attribute("beacon.terminal", "error" if self.error_code else "done")
+            if self.error_code:
+                span.set_attribute("beacon.error", self.error_code)
+                span.set_status(StatusCode.ERROR)
+
     async def _produce(self) -> None:
         state = self.state
         try:
@@ -125,7 +149,10 @@ class Turn:
                 await gather(state, upstream)
                 # Answered inside the session so that closing it (a DELETE to the
                 # upstream, ~2 ms) happens after the terminal frame, not before it.
-                await answer(state)
+                with tracer().start_as_current_span(
+                    ANSWER_SPAN, attributes={TURN_ID: state.turn_id}
+                ):
+                    await answer(state)
         except Exception as exc:
             if not state.frames.allows("error"):
                 # The turn already ended (its answer is saved and published); only
@@ -136,6 +163,8 @@ class Turn:
             # Errors raised inside the MCP session's task group arrive wrapped.
             known = _known_error(exc)
             code = getattr(known, "code", "turn_failed") if known is not None else "internal"
+            if isinstance(known, UpstreamError):
+                metrics.upstream_error("mcp", code)
             if code == "internal":
                 # Beacon's own fault (an illegal frame order among them): keep the traceback.
                 log.exception("turn %s failed", state.turn_id)
@@ -153,4 +182,5 @@ class Turn:
 
     def _fail(self, code: str, message: str) -> None:
         if self.state.frames.allows("error"):
+            self.error_code = code
             self.state.emit("error", code=code, message=message)

@@ -19,6 +19,7 @@ from mcp import ClientSession, MCPError, types
 from mcp.client.streamable_http import streamable_http_client
 from mcp.types import CONNECTION_CLOSED
 
+from beacon.telemetry.tracing import inject
 from beacon.upstream.errors import (
     UpstreamAuthError,
     UpstreamError,
@@ -167,6 +168,8 @@ async def connect(
         headers[SCENARIO_HEADER] = scenario
     if turn_id:
         headers[TURN_HEADER] = turn_id
+    # The turn's trace context (W3C traceparent) on every request of the session.
+    inject(headers)
     log = _StatusLog()
     client = httpx2.AsyncClient(
         headers=headers,
