@@ -64,6 +64,8 @@ from beacon.server.writer import FrameWriter
 from beacon.store.backends import open_store
 from beacon.store.errors import SealedRecordError, StoreError, StoreUnavailable, TurnTaken
 from beacon.store.turns import OpenTurn, TurnStore
+from beacon.telemetry import metrics
+from beacon.telemetry.tracing import configure_tracing, extract, shutdown_tracing
 from beacon.upstream.errors import UpstreamError
 from beacon.wire.frames import MoreReply
 from beacon.wire.headers import TURN_HEADER
@@ -180,6 +182,9 @@ def create_app(settings: Settings) -> FastAPI:
     # Turns other processes drive (a shared store), followed from the store.
     followers = StoreFollowers(store, _interrupted) if store.shared else None
     rate_limits = rate_limits_from(settings)
+    # Operations (README "Metrics and traces"): BEACON_METRICS and the OTEL_* variables.
+    exposition = metrics.metrics_setting()
+    configure_tracing()
     state: dict[str, httpx.AsyncClient] = {}
 
     @asynccontextmanager
@@ -192,6 +197,10 @@ def create_app(settings: Settings) -> FastAPI:
         if followers is not None:
             followers.start()
         watch = asyncio.create_task(_keep_alive(store)) if store.shared else None
+        # BEACON_METRICS=PORT: served there; with several workers `beacon serve` does it.
+        scrape = None
+        if exposition.port is not None and not metrics.multiprocess():
+            scrape = metrics.serve_port(exposition)
         # Every turn in flight may hold one model stream: httpx's default pool (100
         # connections, 5 s to get one) turned a busy minute into llm_unavailable
         # errors that were Beacon's, not the model's. The pool waits as long as a call may.
@@ -211,6 +220,9 @@ def create_app(settings: Settings) -> FastAPI:
                 await followers.stop()
             rate_limits.close()
             store.close()
+            if scrape is not None:
+                scrape.shutdown()
+            shutdown_tracing()
 
     app = FastAPI(title="Beacon chat server", version=__version__, lifespan=lifespan)
     app.openapi_version = OPENAPI_VERSION
@@ -268,9 +280,10 @@ def create_app(settings: Settings) -> FastAPI:
         headers: dict[str, str] | None = None,
         *,
         hint: bool = False,
+        route: str = "events",
     ) -> StreamingResponse:
         return StreamingResponse(
-            _with_retry_hint(chunks) if hint else chunks,
+            _counted(_with_retry_hint(chunks) if hint else chunks, route),
             media_type="text/event-stream",
             headers={**STREAM_HEADERS, **(headers or {})},
         )
@@ -345,6 +358,8 @@ def create_app(settings: Settings) -> FastAPI:
             deps=deps,
             turn_id=turn_id,
             session_id=session_id,
+            # A W3C traceparent on the request is the turn span's parent.
+            trace_parent=extract(request.headers),
         )
         live = LiveTurn(turn_id, identity.sub)
         hub.start(
@@ -355,7 +370,7 @@ def create_app(settings: Settings) -> FastAPI:
             Recovery(_recoverable, _stored_after(store, turn_id), settings.store_retry_s),
         )
         ids = {TURN_HEADER: turn_id} | ({SESSION_HEADER: session_id} if session_id else {})
-        return stream(live.follow(0), ids)
+        return stream(live.follow(0), ids, route="turn")
 
     @app.get(
         "/v1/turns/{turn_id}/events",
@@ -441,9 +456,11 @@ def create_app(settings: Settings) -> FastAPI:
             # Then across processes (a shared store holds a lock per slot).
             held = await anyio.to_thread.run_sync(store.lock_slot, turn_id, body.slot)
             try:
-                return await next_page(request, identity, turn_id, body.slot, x_beacon_scenario)
+                reply = await next_page(request, identity, turn_id, body.slot, x_beacon_scenario)
             finally:
                 await anyio.to_thread.run_sync(held.release)
+        metrics.load_more_page(_page_outcome(reply))
+        return reply
 
     async def next_page(
         request: Request, identity: Identity, turn_id: str, slot: str, scenario: str | None
@@ -453,6 +470,7 @@ def create_app(settings: Settings) -> FastAPI:
             return _error(409, "no_more", "this source has no further page")
         permission = decide_page(pages, identity.tiers, turn_id=turn_id, sub=identity.sub)
         await anyio.to_thread.run_sync(store.record_audit, [permission.audit])
+        metrics.permission_verdict(permission.decision.capability, permission.decision.allowed)
         if not permission.decision.allowed:
             return _error(403, "denied", permission.denial)
         if not has_more(pages):
@@ -469,6 +487,7 @@ def create_app(settings: Settings) -> FastAPI:
                     upstream, pages, turn_id=turn_id, slot=slot, sentinel=settings.sentinel
                 )
         except UpstreamError as exc:
+            metrics.upstream_error("mcp", exc.code)
             return _error(502, exc.code, str(exc))
         await anyio.to_thread.run_sync(store.save_pages, turn_id, slot, updated)
         return reply
@@ -544,6 +563,14 @@ def create_app(settings: Settings) -> FastAPI:
             headers={"Cache-Control": "no-store"},
         )
 
+    if exposition.route:
+
+        @app.get("/metrics", include_in_schema=False)
+        async def prometheus_metrics() -> Response:
+            """Prometheus text: this process's series, or every worker's summed."""
+            body = await anyio.to_thread.run_sync(metrics.render)
+            return Response(body, media_type=metrics.CONTENT_TYPE)
+
     @app.get(
         "/",
         operation_id="root",
@@ -564,6 +591,22 @@ def create_app(settings: Settings) -> FastAPI:
     hosts_dir = str(FilePath(__file__).resolve().parent.parent / "hosts")
     app.mount("/hosts", StaticFiles(directory=hosts_dir, html=True), name="hosts")
     return app
+
+
+def _page_outcome(reply: Any) -> str:
+    """A load-more reply as the series counts it: served, denied, no_more or error."""
+    status = getattr(reply, "status_code", 200)
+    return {200: "served", 403: "denied", 409: "no_more"}.get(status, "error")
+
+
+async def _counted(chunks: AsyncIterator[bytes], route: str) -> AsyncIterator[bytes]:
+    """An SSE stream's chunks, counted in ``beacon_sse_streams_active`` while served."""
+    metrics.stream_opened(route)
+    try:
+        async for chunk in chunks:
+            yield chunk
+    finally:
+        metrics.stream_closed(route)
 
 
 async def _with_retry_hint(chunks: AsyncIterator[bytes]) -> AsyncIterator[bytes]:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
@@ -32,6 +33,7 @@ from enum import Enum
 import anyio
 
 from beacon.loop.frames import Frame
+from beacon.telemetry import metrics
 from beacon.wire.frames import TERMINAL_FRAMES
 
 log = logging.getLogger(__name__)
@@ -67,6 +69,7 @@ class LiveTurn:
         self._log: list[bytes] = []
         self._closed = False
         self._ended = False  # the terminal frame is in the log
+        self.terminal: bytes | None = None  # that frame, as published
         self._changed = asyncio.Condition()
 
     @property
@@ -78,6 +81,8 @@ class LiveTurn:
         async with self._changed:
             self._log.append(encoded)
             self._ended = self._ended or terminal
+            if terminal and self.terminal is None:
+                self.terminal = encoded
             self._changed.notify_all()
 
     async def wait_published(self, count: int, publisher: asyncio.Future[None]) -> None:
@@ -112,6 +117,19 @@ class LiveTurn:
                 return
 
 
+def terminal_of(encoded: bytes) -> tuple[str, str | None]:
+    """A published terminal frame's type and, for an ``error``, its code."""
+    head, _, rest = encoded.partition(b"\n")
+    kind = head.removeprefix(b"event: ").decode("ascii", "replace")
+    if kind != "error":
+        return kind, None
+    for line in rest.split(b"\n"):
+        if line.startswith(b"data: "):
+            code = json.loads(line[6:]).get("code")
+            return kind, code if isinstance(code, str) else None
+    return kind, None
+
+
 class TurnHub:
     """The live turns of this process, by id; a finished turn is read from the store."""
 
@@ -131,8 +149,10 @@ class TurnHub:
         recovery: Recovery | None = None,
     ) -> None:
         self._live[live.turn_id] = live
+        metrics.turn_started()
         task = asyncio.create_task(
-            self._drive(live, frames, persist, failed, recovery), name=live.turn_id
+            self._drive(live, frames, persist, failed, recovery, time.perf_counter()),
+            name=live.turn_id,
         )
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -144,6 +164,7 @@ class TurnHub:
         persist: Persist,
         failed: SaveFailed,
         recovery: Recovery | None,
+        began: float,
     ) -> None:
         # Two halves joined by a queue: the turn never waits on the store, and the
         # publisher stores whatever the turn made since its last commit as one batch
@@ -160,9 +181,13 @@ class TurnHub:
                     # the log its followers read): under a burst of turns, every start
                     # goes out ahead of the work the turns queue on the event loop.
                     await live.wait_published(1, publisher)
+                    if live.published:
+                        metrics.first_frame(time.perf_counter() - began)
         finally:
             made.put_nowait(None)
             await publisher
+            if live.terminal is not None:
+                metrics.turn_ended(*terminal_of(live.terminal), time.perf_counter() - began)
             # A turn that ended early in the store stops here: its cleanup runs now.
             close = getattr(frames, "aclose", None)
             if close is not None:

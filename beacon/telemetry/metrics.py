@@ -18,6 +18,7 @@ import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from wsgiref.simple_server import WSGIServer
 
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
@@ -27,6 +28,7 @@ from prometheus_client import (
     Gauge,
     Histogram,
     generate_latest,
+    start_http_server,
 )
 from prometheus_client.multiprocess import MultiProcessCollector
 
@@ -222,3 +224,11 @@ def metrics_setting(environ: Mapping[str, str] | None = None) -> MetricsSetting:
     if raw.isascii() and raw.isdigit() and 1 <= int(raw) <= 65535:
         return MetricsSetting(route=False, port=int(raw), host=host)
     raise MetricsSettingError(f"{METRICS_ENV} must be on, off or a port (1-65535), got {raw!r}")
+
+
+def serve_port(setting: MetricsSetting) -> WSGIServer:
+    """``BEACON_METRICS=PORT``: the exposition on its own port (a daemon thread), for
+    this process or, in ``beacon serve``'s supervisor, for every worker."""
+    assert setting.port is not None
+    server, _ = start_http_server(setting.port, addr=setting.host, registry=registry())
+    return server
