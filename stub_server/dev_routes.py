@@ -26,6 +26,7 @@ class TokenRequest(BaseModel):
     sub: str = Field(min_length=1, max_length=200)
     tiers: list[str] = Field(max_length=16)
     ttl_s: int = Field(default=DEFAULT_TTL_S, ge=1, le=MAX_TTL_S)
+    questions_per_day: int | None = Field(default=None, ge=0, le=1_000_000)
 
 
 def _is_loopback(request: Request) -> bool:
@@ -79,7 +80,9 @@ def dev_routes(tools: StubTools, issuer: TokenIssuer) -> list[Route]:
             first = exc.errors()[0]
             field = ".".join(str(part) for part in first["loc"]) or "(body)"
             return _unprocessable(field, first["msg"])
-        return JSONResponse({"token": issuer.mint(wanted.sub, wanted.tiers, wanted.ttl_s)})
+        return JSONResponse(
+            {"token": issuer.mint(wanted.sub, wanted.tiers, wanted.ttl_s, wanted.questions_per_day)}
+        )
 
     async def requests(request: Request) -> Response:
         if not _is_loopback(request):

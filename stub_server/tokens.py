@@ -57,9 +57,15 @@ class TokenIssuer:
         jwk.update({"kid": KID, "alg": ALGORITHM, "use": "sig"})
         return {"keys": [jwk]}
 
-    def mint(self, sub: str, tiers: list[str], ttl_s: int = DEFAULT_TTL_S) -> str:
+    def mint(
+        self,
+        sub: str,
+        tiers: list[str],
+        ttl_s: int = DEFAULT_TTL_S,
+        questions_per_day: int | None = None,
+    ) -> str:
         now = int(time.time())
-        claims = {
+        claims: dict[str, Any] = {
             "iss": ISSUER,
             "aud": AUDIENCE,
             "sub": sub,
@@ -68,6 +74,8 @@ class TokenIssuer:
             "nbf": now,
             "exp": now + ttl_s,
         }
+        if questions_per_day is not None:  # the chat server's question quota (optional)
+            claims["questions_per_day"] = questions_per_day
         return jwt.encode(claims, self._key, algorithm=ALGORITHM, headers={"kid": KID})
 
     def verify(self, token: str) -> Claims:

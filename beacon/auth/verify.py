@@ -23,6 +23,7 @@ ALGORITHM = "RS256"
 MAX_TOKEN_CHARS = 8192  # bounds the work an unauthenticated caller can make us do
 DEFAULT_MAX_LIFETIME_S = 24 * 3600.0
 _REQUIRED = ("exp", "sub", "iss", "aud")
+MAX_QUESTIONS = 1_000_000
 
 # Most specific first: InvalidSignatureError is a DecodeError subclass.
 _REASONS: tuple[tuple[type[jwt.PyJWTError], Reason], ...] = (
@@ -41,6 +42,8 @@ class Identity:
     sub: str
     tiers: frozenset[str]
     expires_at: datetime
+    # The token's ``questions_per_day`` claim (README "Quota"); None: the server's setting.
+    questions_per_day: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,7 +118,19 @@ def verify_signed(token: str, key: RSAPublicKey, policy: TokenPolicy) -> Identit
         sub=sub,
         tiers=_tiers(claims, policy.known_tiers),
         expires_at=datetime.fromtimestamp(int(claims["exp"]), tz=UTC),
+        questions_per_day=_questions_per_day(claims),
     )
+
+
+def _questions_per_day(claims: Mapping[str, Any]) -> int | None:
+    """The optional per-user question quota; a claim that is not a whole number in
+    [0, 1,000,000] is refused (0 asks nothing), never read as "no quota"."""
+    if "questions_per_day" not in claims:
+        return None
+    value = claims["questions_per_day"]
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_QUESTIONS:
+        raise TokenRejected(Reason.MALFORMED, "the questions_per_day claim is not a whole number")
+    return int(value)
 
 
 def _check_lifetime(claims: Mapping[str, Any], policy: TokenPolicy) -> None:

@@ -51,11 +51,14 @@ def reaching(what: str, url: str) -> Iterator[None]:
         ) from exc
 
 
-def mint_token(mcp_origin: str, *, tier: str, sub: str = "dev-user") -> str:
+def mint_token(
+    mcp_origin: str, *, tier: str, sub: str = "dev-user", questions_per_day: int | None = None
+) -> str:
+    wanted: dict[str, object] = {"sub": sub, "tiers": [tier]}
+    if questions_per_day is not None:  # the chat server's question quota claim
+        wanted["questions_per_day"] = questions_per_day
     with reaching("stub MCP server", mcp_origin):
-        response = httpx.post(
-            f"{mcp_origin}/dev/tokens", json={"sub": sub, "tiers": [tier]}, timeout=10
-        )
+        response = httpx.post(f"{mcp_origin}/dev/tokens", json=wanted, timeout=10)
     if response.status_code != 200:
         raise AskError(f"token endpoint answered {response.status_code}: {response.text[:200]}")
     try:

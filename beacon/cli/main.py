@@ -311,10 +311,19 @@ def token(
     tier: TierOpt = "enterprise_ai",
     sub: Annotated[str, typer.Option(help="the token's subject (the user id)")] = "dev-user",
     mcp: McpOpt = None,
+    questions_per_day: Annotated[
+        int | None,
+        typer.Option(
+            min=0,
+            max=1_000_000,
+            help="the user's question quota a UTC day (a claim; default: the server's setting)",
+        ),
+    ] = None,
 ) -> None:
     """Print a dev token minted by the stub MCP server (valid for one hour)."""
     try:
-        typer.echo(mint_token(_mcp_origin(mcp), tier=tier, sub=sub))
+        origin = _mcp_origin(mcp)
+        typer.echo(mint_token(origin, tier=tier, sub=sub, questions_per_day=questions_per_day))
     except AskError as exc:
         _ask_failed("token", exc)
 

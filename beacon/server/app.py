@@ -54,6 +54,7 @@ from beacon.server.openapi import (
     errors,
     published,
 )
+from beacon.server.quota import Quota, add_quota_route
 from beacon.server.ratelimit import RateLimit, rate_limits_from
 from beacon.server.replies import Health, Session, StreamTicket
 from beacon.server.settings import Settings
@@ -63,6 +64,7 @@ from beacon.server.tickets import TicketKeys
 from beacon.server.writer import FrameWriter
 from beacon.store.backends import open_store
 from beacon.store.errors import SealedRecordError, StoreError, StoreUnavailable, TurnTaken
+from beacon.store.quota import open_quota
 from beacon.store.turns import OpenTurn, TurnStore
 from beacon.telemetry import metrics
 from beacon.telemetry.tracing import configure_tracing, extract, shutdown_tracing
@@ -185,6 +187,8 @@ def create_app(settings: Settings) -> FastAPI:
     # Operations (README "Metrics and traces"): BEACON_METRICS and the OTEL_* variables.
     exposition = metrics.metrics_setting()
     configure_tracing()
+    # The question quota's count lives where the turns do (shared on PostgreSQL).
+    quota = Quota(open_quota(settings.db), settings.quota_per_day)
     state: dict[str, httpx.AsyncClient] = {}
 
     @asynccontextmanager
@@ -219,6 +223,8 @@ def create_app(settings: Settings) -> FastAPI:
             if followers is not None:
                 await followers.stop()
             rate_limits.close()
+            await quota.stop()
+            quota.close()
             store.close()
             if scrape is not None:
                 scrape.shutdown()
@@ -335,6 +341,12 @@ def create_app(settings: Settings) -> FastAPI:
                 if owner != identity.sub:
                     return _not_found("session")
                 session_id = body.session_id
+        # Last before the turn starts (a request refused above spent nothing), and
+        # before any model or upstream call: a question of the day's quota.
+        refused = await quota.admit(identity)
+        if refused is not None:
+            # TODO(metrics): count the refusal once beacon/telemetry has its counter.
+            return refused
         turn_id = new_turn_id()
         deps = TurnDeps(
             upstream=link,
@@ -562,6 +574,8 @@ def create_app(settings: Settings) -> FastAPI:
             {"ticket": minted.ticket, "expires_in": minted.expires_in},
             headers={"Cache-Control": "no-store"},
         )
+
+    add_quota_route(app, quota)
 
     if exposition.route:
 

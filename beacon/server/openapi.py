@@ -57,7 +57,8 @@ _WHY: dict[int, str] = {
     409: "No further page",
     413: "The body is over the size cap",
     422: "A parameter or body that does not validate, or a body that is not strict JSON",
-    429: "Too many turns started: a rate limit (rate_limited)",
+    429: "Too many turns started: a rate limit (rate_limited); on POST /v1/turns also "
+    "the day's question quota spent (quota_exhausted, with error.reset_at)",
     500: "The server failed on this request (a coded error with a reference)",
     502: "The upstream failed",
     503: "The key set cannot be fetched, or the turn store is unavailable",

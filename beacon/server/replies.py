@@ -8,6 +8,7 @@ Every refusal, whoever sends it (the request guard, a route, the rate limit, a
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -22,6 +23,8 @@ class ErrorDetail(_Reply):
 
     code: str = Field(pattern=r"^[a-z0-9_]+$")
     message: str
+    # On a quota_exhausted 429 only: when the day's questions come back (UTC).
+    reset_at: datetime | None = None
 
 
 class FieldProblem(_Reply):

@@ -68,6 +68,9 @@ class Settings:
     upstream_contract: UpstreamContract | None = None
     upstream_token: str | None = None
     upstream_disabled: frozenset[str] = frozenset()
+    # Questions a user may ask a UTC day (README "Quota"); a token's questions_per_day
+    # claim overrides it. None (BEACON_QUOTA_PER_DAY unset): no quota.
+    quota_per_day: int | None = None
 
 
 def _seconds(environ: dict[str, str], name: str, default: float) -> float:
@@ -171,4 +174,9 @@ def settings_from_env(environ: dict[str, str] | None = None) -> Settings:
         upstream_contract=contract,
         upstream_token=env.get("BEACON_UPSTREAM_TOKEN") or None,
         upstream_disabled=_disabled(env, contract),
+        quota_per_day=(
+            _bounded_int(env, "BEACON_QUOTA_PER_DAY", 0, 1, 1_000_000)
+            if env.get("BEACON_QUOTA_PER_DAY")
+            else None
+        ),
     )

@@ -33,7 +33,10 @@ EXPECTED: dict[tuple[str, str], set[int]] = {
     ("post", "/v1/turns/{turn_id}/feedback"): {204, 404} | GUARDED,
     ("post", "/v1/turns/{turn_id}/ticket"): {200, 404, 406} | GUARDED,
     ("get", "/v1/sessions/{session_id}"): {200, 404, 406} | GUARDED,
+    ("get", "/v1/quota/events"): {200, 406} | GUARDED,
 }
+# An event stream that never ends by itself: its good request reads the first event.
+ENDLESS = {("get", "/v1/quota/events")}
 # A healthy stack cannot be made to fail inside, lose its store or key set, or
 # its upstream here; nor is a rate limit of 300 turns worth spending on a probe.
 NOT_PROVOKED = {500, 503, 429, 502}
@@ -64,6 +67,8 @@ class Probe:
         self, op: tuple[str, str], path: str, *, auth: bool = True, **kwargs: Any
     ) -> httpx.Response:
         headers = {**(self.auth if auth else {}), **kwargs.pop("headers", {})}
+        if op in ENDLESS and auth and kwargs.get("content") is None and "Accept" not in headers:
+            return self.first_event(op, path, headers)
         reply = httpx.request(
             op[0].upper(),
             self.url + path,
@@ -74,6 +79,18 @@ class Probe:
         )
         self.seen.append((op, reply))
         return reply
+
+    def first_event(
+        self, op: tuple[str, str], path: str, headers: dict[str, str]
+    ) -> httpx.Response:
+        """The status of an endless stream, once its first event has arrived."""
+        with httpx.stream("GET", self.url + path, headers=headers, timeout=10) as reply:
+            if reply.status_code == 200:
+                assert next(reply.iter_lines()).startswith("event: ")
+            status = reply.status_code
+        recorded = httpx.Response(status, request=reply.request)
+        self.seen.append((op, recorded))
+        return recorded
 
 
 @pytest.fixture(scope="module")
