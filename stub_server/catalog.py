@@ -57,6 +57,8 @@ CURRENT_SCENARIO: ContextVar[Scenario | None] = ContextVar("beacon_stub_scenario
 CURRENT_SUBJECT: ContextVar[str | None] = ContextVar("beacon_stub_subject", default=None)
 # The chat server names the turn on every request, so tests count calls per turn.
 CURRENT_TURN: ContextVar[str | None] = ContextVar("beacon_stub_turn", default=None)
+# Its W3C trace context (``traceparent``), kept so tests can see a trace cross the hop.
+CURRENT_TRACEPARENT: ContextVar[str | None] = ContextVar("beacon_stub_traceparent", default=None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +97,7 @@ class RequestLog:
                     "scenario": scenario,
                     "sub": sub,
                     "turn": CURRENT_TURN.get(),
+                    "traceparent": CURRENT_TRACEPARENT.get(),
                 }
             )
 

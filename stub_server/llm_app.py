@@ -100,7 +100,12 @@ class RequestLog:
         self._entries: list[dict[str, Any]] = []
 
     def record(
-        self, request: ChatRequest, model: str, scenario: str | None, turn: str | None
+        self,
+        request: ChatRequest,
+        model: str,
+        scenario: str | None,
+        turn: str | None,
+        traceparent: str | None = None,
     ) -> dict[str, Any]:
         entry = {
             "seq": len(self._entries) + 1,
@@ -108,6 +113,7 @@ class RequestLog:
             "requested_model": request.model,
             "scenario": scenario,
             "turn": turn,
+            "traceparent": traceparent,  # the caller's W3C trace context, as sent
             "tools": bool(request.tools),
             "messages": len(request.messages),
             "roles": [m.role for m in request.messages],
@@ -360,6 +366,7 @@ def create_app(*, stall_s: float | None = None) -> FastAPI:
         authorization: str | None = Header(default=None),
         x_beacon_scenario: str | None = Header(default=None),
         x_beacon_turn: str | None = Header(default=None),
+        traceparent: str | None = Header(default=None),
     ) -> Any:
         if not (authorization or "").lower().startswith("bearer "):
             return _openai_error(401, "invalid_api_key", "missing bearer API key")
@@ -376,7 +383,7 @@ def create_app(*, stall_s: float | None = None) -> FastAPI:
         except KeyError:
             return _openai_error(404, "model_not_found", f"model {model!r} does not exist")
         earlier_answers = log.answer_calls(x_beacon_turn)
-        log.record(request, model, x_beacon_scenario, x_beacon_turn)
+        log.record(request, model, x_beacon_scenario, x_beacon_turn, traceparent)
         if script is not None and script.once and not request.tools and earlier_answers:
             script = None  # the turn's repair: answer like beacon-rules
         if script is not None and script.failure is not None:

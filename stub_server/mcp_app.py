@@ -29,6 +29,7 @@ from beacon.wire.headers import TURN_HEADER
 from stub_server.catalog import (
     CURRENT_SCENARIO,
     CURRENT_SUBJECT,
+    CURRENT_TRACEPARENT,
     CURRENT_TURN,
     StubTools,
 )
@@ -150,9 +151,11 @@ class McpGate:
                 return
         subject_token = CURRENT_SUBJECT.set(claims.sub)
         turn_token = CURRENT_TURN.set(headers.get(TURN_HEADER))
+        trace_token = CURRENT_TRACEPARENT.set(headers.get("traceparent"))
         try:
             await self._app(scope, receive, send)
         finally:
+            CURRENT_TRACEPARENT.reset(trace_token)
             CURRENT_TURN.reset(turn_token)
             CURRENT_SUBJECT.reset(subject_token)
             if scenario_token is not None:

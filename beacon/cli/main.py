@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable, Iterable
+import tempfile
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from importlib.metadata import EntryPoint, PackageNotFoundError, entry_points, version
 from typing import Annotated, Literal, NoReturn, cast, get_args
 
@@ -218,14 +220,18 @@ def serve(
     from beacon.cli.access_log import APP_FACTORY, LOGGED_APP_FACTORY, run_listening
     from beacon.server.limits import LimitedH11Protocol, connection_limits
     from beacon.server.settings import SettingsError, settings_from_env
+    from beacon.telemetry.metrics import MetricsSettingError, metrics_setting
 
     try:
         settings = settings_from_env()
         connection_limits(settings)  # a cap the fd limit cannot serve refuses the start
-    except SettingsError as exc:
+        exposition = metrics_setting()
+    except (SettingsError, MetricsSettingError) as exc:
         fail("serve", str(exc), Exit.USAGE, exc)
     _check_workers("serve", workers, settings.db)
     check_port_free("serve", host, port, "--port")
+    if exposition.port is not None:
+        check_port_free("serve", exposition.host, exposition.port, "BEACON_METRICS")
     if is_postgres(settings.db):
         check_database("serve", settings.db)
     if settings.upstream_contract is not None:
@@ -259,7 +265,34 @@ def serve(
         h11_max_incomplete_event_size=settings.max_header_bytes,
         timeout_keep_alive=settings.keep_alive_s,
     )
-    run_listening(config)
+    with _metrics_dir(workers):
+        # BEACON_METRICS=PORT with several workers: this supervisor serves their sum.
+        scrape = None
+        if exposition.port is not None and workers > 1:
+            from beacon.telemetry.metrics import serve_port
+
+            scrape = serve_port(exposition)
+        try:
+            run_listening(config)
+        finally:
+            if scrape is not None:
+                scrape.shutdown()
+
+
+@contextmanager
+def _metrics_dir(workers: int) -> Iterator[None]:
+    """Several workers write their series into one fresh directory (prometheus_client's
+    multiprocess mode, ``PROMETHEUS_MULTIPROC_DIR``), which is removed when they stop.
+    One already set is the operator's: used as it is, and kept."""
+    if workers <= 1 or os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        yield
+        return
+    with tempfile.TemporaryDirectory(prefix="beacon-metrics-") as path:
+        os.environ["PROMETHEUS_MULTIPROC_DIR"] = path
+        try:
+            yield
+        finally:
+            os.environ.pop("PROMETHEUS_MULTIPROC_DIR", None)
 
 
 def _check_workers(command: str, workers: int, db: str | None) -> None:
