@@ -33,6 +33,8 @@ from beacon.cli.ask import (
     turn_error,
 )
 from beacon.cli.errors import FLAGS, Exit, check_database, check_port_free, fail
+from beacon.cli.report import report as report_command
+from beacon.cli.store_cmd import show_retention, store_app
 from beacon.cli.up import DevStack, Fronted, UpError, print_urls, serve_until_signal
 from beacon.cli.upstream import check_upstream, contract_or_fail, hand_to_workers
 from beacon.extras import extra_for, install_hint, missing_extra
@@ -229,6 +231,7 @@ def serve(
     except (SettingsError, MetricsSettingError) as exc:
         fail("serve", str(exc), Exit.USAGE, exc)
     _check_workers("serve", workers, settings.db)
+    show_retention("serve")
     check_port_free("serve", host, port, "--port")
     if exposition.port is not None:
         check_port_free("serve", exposition.host, exposition.port, "BEACON_METRICS")
@@ -543,6 +546,8 @@ def load_commands(typer_app: typer.Typer, found: Iterable[EntryPoint] | None = N
     return loaded
 
 
+app.command("report")(report_command)
+app.add_typer(store_app, name="store")
 load_commands(app)
 
 

@@ -57,6 +57,7 @@ from beacon.server.openapi import (
 from beacon.server.quota import Quota, add_quota_route
 from beacon.server.ratelimit import RateLimit, rate_limits_from
 from beacon.server.replies import Health, Session, StreamTicket
+from beacon.server.retention import PruningTask
 from beacon.server.settings import Settings
 from beacon.server.slots import SlotLocks
 from beacon.server.ticket_guard import TICKET_PARAM, TicketGuard
@@ -65,6 +66,7 @@ from beacon.server.writer import FrameWriter
 from beacon.store.backends import open_store
 from beacon.store.errors import SealedRecordError, StoreError, StoreUnavailable, TurnTaken
 from beacon.store.quota import open_quota
+from beacon.store.retention import retention_from_env
 from beacon.store.turns import OpenTurn, TurnStore
 from beacon.telemetry import metrics
 from beacon.telemetry.tracing import configure_tracing, extract, shutdown_tracing
@@ -184,6 +186,7 @@ def create_app(settings: Settings) -> FastAPI:
     # Turns other processes drive (a shared store), followed from the store.
     followers = StoreFollowers(store, _interrupted) if store.shared else None
     rate_limits = rate_limits_from(settings)
+    pruning = PruningTask(store, retention_from_env())  # README "Retention"
     # Operations (README "Metrics and traces"): BEACON_METRICS and the OTEL_* variables.
     exposition = metrics.metrics_setting()
     configure_tracing()
@@ -201,6 +204,7 @@ def create_app(settings: Settings) -> FastAPI:
         if followers is not None:
             followers.start()
         watch = asyncio.create_task(_keep_alive(store)) if store.shared else None
+        pruning.start()
         # BEACON_METRICS=PORT: served there; with several workers `beacon serve` does it.
         scrape = None
         if exposition.port is not None and not metrics.multiprocess():
@@ -223,6 +227,7 @@ def create_app(settings: Settings) -> FastAPI:
             if followers is not None:
                 await followers.stop()
             rate_limits.close()
+            await pruning.stop()
             await quota.stop()
             quota.close()
             store.close()

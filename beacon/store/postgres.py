@@ -47,6 +47,7 @@ FRAMES_CHANNEL = "beacon_frames"
 SCHEMA_LOCK = 0x62656101  # migrations: one process at a time
 WORKER_LOCKS = 0x62656102  # one per live store: (WORKER_LOCKS, worker)
 SLOT_LOCKS = 0x62656103  # one per load-more in flight: (SLOT_LOCKS, hashtext(turn, slot))
+PRUNE_LOCK = 0x62656104  # the one pruner across processes: (PRUNE_LOCK, 0)
 # A NOTIFY payload is at most 8000 bytes; turn ids are ~30.
 NOTIFY_IDS_PER_PAYLOAD = 200
 POOL_MAX = 16
@@ -94,6 +95,7 @@ class PostgresStore(TurnStore):
     _order: ClassVar[str] = "n"
     _db_errors: ClassVar[tuple[type[Exception], ...]] = (psycopg.Error,)
     _lock_rows: ClassVar[str] = " FOR UPDATE"
+    _skip_locked: ClassVar[str] = " FOR UPDATE SKIP LOCKED"
 
     def __init__(self, url: str, keyring: Keyring, *, pool_max: int = POOL_MAX) -> None:
         super().__init__(keyring)
@@ -211,6 +213,26 @@ class PostgresStore(TurnStore):
             self._pool.putconn(conn)
             raise
         return _SlotHold(self._pool, conn, key)
+
+    @contextmanager
+    def prune_hold(self) -> Iterator[bool]:
+        # Session-level, on a connection kept out of the pool for the pass: another
+        # process's pruner finds it taken and skips its pass; a dead one's is freed.
+        if self._pool is None:
+            raise StoreError("the store is closed")
+        conn = self._pool.getconn()
+        try:
+            row = conn.execute("SELECT pg_try_advisory_lock(%s, 0)", (PRUNE_LOCK,)).fetchone()
+            conn.commit()
+            held = bool(row and row[0])
+            try:
+                yield held
+            finally:
+                if held:
+                    conn.execute("SELECT pg_advisory_unlock(%s, 0)", (PRUNE_LOCK,))
+                    conn.commit()
+        finally:
+            self._pool.putconn(conn)
 
     async def notifications(self) -> AsyncIterator[list[str]]:
         """Turn ids with new frames, as other processes (and this one) commit them.

@@ -25,8 +25,8 @@ import json
 import re
 import secrets
 import time
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
-from contextlib import AbstractContextManager
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
+from contextlib import AbstractContextManager, contextmanager
 from functools import partial
 from typing import Any, ClassVar, NamedTuple, Protocol, TypeVar
 
@@ -75,6 +75,8 @@ _CODE = re.compile(r"[a-z][a-z0-9_]{0,47}")
 
 
 class Rows(Protocol):
+    @property
+    def rowcount(self) -> int: ...
     def fetchone(self) -> Any: ...
     def fetchall(self) -> list[Any]: ...
 
@@ -126,10 +128,14 @@ class TurnStore:
     _db_errors: ClassVar[tuple[type[Exception], ...]] = ()
     # Appended to a SELECT that must hold its rows until the commit (PostgreSQL).
     _lock_rows: ClassVar[str] = ""
+    # Appended to the pruner's SELECTs: rows another transaction holds are left for later.
+    _skip_locked: ClassVar[str] = ""
 
     def __init__(self, keyring: Keyring) -> None:
         self._ring = keyring
         self.worker = new_worker_id()
+        # The time records are stamped with (tests age a store by setting it).
+        self.clock: Callable[[], float] = time.time
 
     # --- what a backend provides ------------------------------------------------
 
@@ -160,6 +166,12 @@ class TurnStore:
         """Check the liveness connection and take it (and the lock) back if lost;
         returns ``ready()``. The server calls it every second."""
         return True
+
+    @contextmanager
+    def prune_hold(self) -> Iterator[bool]:
+        """Whether this process may prune now (``beacon.store.retention``): one
+        process at a time on a shared store; an embedded one has one writer."""
+        yield True
 
     # --- sealing: the owner and the record's place are the associated data --------
 
@@ -263,7 +275,7 @@ class TurnStore:
 
     def open_turn(self, turn_id: str, *, owner: str, session_id: str | None, mode: str) -> None:
         with self._transaction() as tx:
-            self._insert_turns(tx, [OpenTurn(turn_id, owner, session_id, mode)], time.time())
+            self._insert_turns(tx, [OpenTurn(turn_id, owner, session_id, mode)], self.clock())
 
     def interrupt_running(
         self, make: Callable[[str, int], bytes], turn_id: str | None = None
@@ -292,7 +304,7 @@ class TurnStore:
                 tx.execute(
                     "UPDATE turns SET status = 'error', code = 'interrupted', ended_at = ?, "
                     "first_answer_at = COALESCE(first_answer_at, ?) WHERE id = ?",
-                    (time.time(), time.time(), stuck),
+                    (self.clock(), self.clock(), stuck),
                 )
                 finished.append(stuck)
             self._announce(tx, finished)
@@ -309,7 +321,7 @@ class TurnStore:
         """Many frames (of any turns) in one transaction: one writer, few commits.
         ``opens`` are turns whose row is written in the same commit as their first
         frame, so a turn costs no commit of its own before its ``start`` is out."""
-        now = time.time()
+        now = self.clock()
         terminals = [
             (t, _end_code(t, encoded), now, now, turn_id)
             for turn_id, _, t, encoded in frames
@@ -382,7 +394,7 @@ class TurnStore:
         dropped sentence and slot verdict, ``{kind, rule, token}``, and one
         ``tool_calls`` row per call) and the session's narrowing, so a turn is saved
         whole or not at all, in one commit."""
-        now = time.time()
+        now = self.clock()
         try:
             with self._transaction() as tx:
                 owner = self._owner_of_turn(tx, turn_id)
@@ -527,7 +539,7 @@ class TurnStore:
             "INSERT INTO narrowing (session_id, body, updated_at) VALUES (?, ?, ?) "
             "ON CONFLICT (session_id) DO UPDATE SET body = excluded.body, "
             "updated_at = excluded.updated_at",
-            (session_id, body, time.time()),
+            (session_id, body, self.clock()),
         )
 
     def load_narrowing(self, session_id: str) -> dict[str, Any] | None:
@@ -585,7 +597,7 @@ class TurnStore:
                 "INSERT INTO feedback (turn_id, owner, rating, body, at) VALUES (?, ?, ?, ?, ?) "
                 "ON CONFLICT (turn_id) DO UPDATE SET owner = excluded.owner, "
                 "rating = excluded.rating, body = excluded.body, at = excluded.at",
-                (turn_id, owner, rating, body, time.time()),
+                (turn_id, owner, rating, body, self.clock()),
             )
 
     def feedback(self, turn_id: str) -> tuple[str, str] | None:
@@ -608,7 +620,7 @@ class TurnStore:
         """A turn's audit rows without an answer (the turn ended in an error)."""
         with self._transaction() as tx:
             tx.executemany(AUDIT_INSERT, [_audit_values(row) for row in rows])
-            self._write_tool_calls(tx, tool_calls, time.time())
+            self._write_tool_calls(tx, tool_calls, self.clock())
 
     def _write_tool_calls(self, tx: Tx, rows: Sequence[Mapping[str, Any]], now: float) -> None:
         # Codes and numbers only: the arguments are a digest (beacon.loop.evidence).
