@@ -350,7 +350,8 @@ def create_app(settings: Settings) -> FastAPI:
         # before any model or upstream call: a question of the day's quota.
         refused = await quota.admit(identity)
         if refused is not None:
-            # TODO(metrics): count the refusal once beacon/telemetry has its counter.
+            if refused.status_code == 429:
+                metrics.quota_refused()
             return refused
         turn_id = new_turn_id()
         deps = TurnDeps(
