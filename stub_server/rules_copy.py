@@ -27,6 +27,24 @@ NOUNS: Mapping[str, Copy] = {
     "records": {"en": "records", "de": "Datensätze", "es": "registros", "ko": "항목",
                 "ja": "記録"},
 }  # fmt: skip
+# The singular where a locale has one (CLDR category "one": en/de/es; ko and ja count
+# with a counter instead), for a count whose anchor says its number is one.
+NOUNS_ONE: Mapping[str, Copy] = {
+    entity: {**forms, **{"en": en, "de": de, "es": es}}
+    for entity, forms, (en, de, es) in (
+        (e, NOUNS[e], singular)
+        for e, singular in (
+            ("panoramas", ("panorama", "Panorama", "panorámica")),
+            ("photos", ("photo", "Foto", "foto")),
+            ("findings", ("finding", "Befund", "hallazgo")),
+            ("trades", ("trade", "Gewerk", "oficio")),
+            ("levels", ("level", "Ebene", "nivel")),
+            ("documents", ("document", "Dokument", "documento")),
+            ("clashes", ("clash", "Kollision", "colisión")),
+            ("records", ("record", "Datensatz", "registro")),
+        )
+    )
+}
 COUNTERS: Mapping[str, Copy] = {
     "ko": {"photos": "장", "findings": "건", "*": "개"},
     "ja": {"photos": "枚", "*": "件"},
@@ -38,6 +56,12 @@ STATUS_WORDS: Mapping[str, Copy] = {
     "in_review": {"en": "in review", "de": "in Prüfung", "es": "en revisión", "ko": "검토 중",
                   "ja": "確認中"},
 }  # fmt: skip
+# Status words beside one finding: the Spanish adjective agrees with it.
+STATUS_ONE: Mapping[str, Copy] = {
+    **STATUS_WORDS,
+    "open": {**STATUS_WORDS["open"], "es": "abierto"},
+    "closed": {**STATUS_WORDS["closed"], "es": "cerrado"},
+}
 KIND_WORDS: Mapping[str, Copy] = {
     "safety": {"en": "safety", "de": "Sicherheit", "es": "de seguridad", "ko": "안전",
                "ja": "安全"},
@@ -94,6 +118,36 @@ PHOTO_SEARCH: Copy = {
     "es": "{project} tiene {slot} fotos que coinciden con «{subject}».",
     "ko": "{project}에서 “{subject}” 검색과 일치하는 사진: {slot}장.",
     "ja": "{project}で「{subject}」に一致する写真は{slot}枚です。",
+}
+PHOTO_SEARCH_ONE: Copy = {
+    "en": '{project} has {slot} photo matching "{subject}".',
+    "de": "{project} hat {slot} Foto zur Suche „{subject}“.",
+    "es": "{project} tiene {slot} foto que coincide con «{subject}».",
+    "ko": PHOTO_SEARCH["ko"],
+    "ja": PHOTO_SEARCH["ja"],
+}
+# The search phrase is quoted only in the user's own words: a phrase the planner
+# rephrased (in English, for the upstream) is not what the user asked in Japanese.
+PHOTO_MATCHES: Copy = {
+    "en": "{project} has {slot} matching photos.",
+    "de": "{project} hat {slot} passende Fotos.",
+    "es": "{project} tiene {slot} fotos que coinciden.",
+    "ko": "{project}에서 검색과 일치하는 사진: {slot}장.",
+    "ja": "{project}で検索に一致する写真は{slot}枚です。",
+}
+PHOTO_MATCHES_ONE: Copy = {
+    "en": "{project} has {slot} matching photo.",
+    "de": "{project} hat {slot} passendes Foto.",
+    "es": "{project} tiene {slot} foto que coincide.",
+    "ko": PHOTO_MATCHES["ko"],
+    "ja": PHOTO_MATCHES["ja"],
+}
+SHOWN_ONE: Copy = {
+    "en": "{slot} of them is shown as a card.",
+    "de": "{slot} davon wird als Karte gezeigt.",
+    "es": "{slot} de ellos se muestra como tarjeta.",
+    "ko": "이 {slot}개가 카드로 표시됩니다.",
+    "ja": "これら{slot}件をカードに表示しています。",
 }
 SHOWN: Copy = {
     "en": "These {slot} are shown as cards.",
@@ -328,3 +382,10 @@ NO_EVIDENCE: Copy = {
 
 def say(table: Copy, locale: str, **values: object) -> str:
     return table.get(locale, table["en"]).format(**values)
+
+
+def say_counted(many: Copy, one: Copy, locale: str, plural: object, **values: object) -> str:
+    """``one``'s sentence where the anchor's plural category is "one" (never in ko or ja:
+    their counters carry the number, and CLDR gives them "other" only), else ``many``'s."""
+    table = one if plural == "one" else many
+    return table.get(locale, many["en"]).format(**values)

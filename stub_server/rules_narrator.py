@@ -36,10 +36,16 @@ from stub_server.rules_copy import (
     MOST_TIED,
     NO_EVIDENCE,
     NOUNS,
+    NOUNS_ONE,
     ON_PLAN,
+    PHOTO_MATCHES,
+    PHOTO_MATCHES_ONE,
     PHOTO_SEARCH,
+    PHOTO_SEARCH_ONE,
     ROW_CAP,
     SHOWN,
+    SHOWN_ONE,
+    STATUS_ONE,
     STATUS_WORDS,
     THE_PROJECT,
     UNSETTLED,
@@ -47,6 +53,7 @@ from stub_server.rules_copy import (
     WHERE,
     WHICH_PROJECT,
     say,
+    say_counted,
 )
 from stub_server.rules_model import _block_value, _directory, _json_blocks, _last_user
 from stub_server.rules_reading import RECORD_ID, Reading, language, read
@@ -69,14 +76,16 @@ def answer_locale(messages: list[dict[str, Any]], question: str) -> str:
     return asked if isinstance(asked, str) and asked in LOCALES else language(question)
 
 
-def what_was_counted(reading: Reading, locale: str) -> str:
-    """The counted population in words: "open safety findings on level 3", in the locale."""
+def what_was_counted(reading: Reading, locale: str, *, one: bool = False) -> str:
+    """The counted population in words: "open safety findings on level 3", in the locale
+    (``one``: in the singular, where the locale has one)."""
     entity = reading.entity if reading.entity is not None and reading.entity in NOUNS else "records"
-    noun = say(NOUNS[entity], locale)
+    noun = say((NOUNS_ONE if one else NOUNS)[entity], locale)
     qualities: list[str] = []
     if entity == "findings":
         for table, value in ((STATUS_WORDS, reading.status), (KIND_WORDS, reading.kind)):
             if value is not None:
+                table = STATUS_ONE if one and table is STATUS_WORDS else table
                 qualities.append(say(table[value], locale))
         if reading.category is not None:
             qualities.append(reading.category)  # the upstream's own value, as it came back
@@ -112,16 +121,30 @@ def _counter(entity: str | None, locale: str) -> str:
 
 
 def _count_sentences(
-    a: Anchor, project: str, bound: bool, locale: str, directory: list[dict[str, str]]
+    a: Anchor,
+    project: str,
+    bound: bool,
+    locale: str,
+    directory: list[dict[str, str]],
+    question: str,
 ) -> list[str]:
     slot = "{{count:" + str(a["slot"]) + "}}"
     subject = str(a.get("subject", ""))
+    plural = a.get("plural")
     if a.get("tool") == "search_photos":
-        return [say(PHOTO_SEARCH, locale, project=project, slot=slot, subject=subject)]
+        if subject.casefold() in question.casefold():
+            return [
+                say_counted(
+                    PHOTO_SEARCH, PHOTO_SEARCH_ONE, locale, plural,
+                    project=project, slot=slot, subject=subject,
+                )
+            ]  # fmt: skip
+        return [say_counted(PHOTO_MATCHES, PHOTO_MATCHES_ONE, locale, plural, project=project,
+                            slot=slot)]  # fmt: skip
     reading = read(subject, directory)
     if a.get("tool") == "get_progress_summary":
         reading = replace(reading, entity="levels")  # its rows are levels, not trades
-    what = what_was_counted(reading, locale)
+    what = what_was_counted(reading, locale, one=plural == "one")
     counter = _counter(reading.entity, locale)
     sentence = say(AGGREGATE, locale, project=project, slot=slot, what=what, counter=counter)
     if bound and not a.get("aggregate"):
@@ -221,9 +244,10 @@ def narrate(messages: list[dict[str, Any]]) -> str:
                 continue
             project = names.get(str(a.get("project_id"))) or say(THE_PROJECT, locale)
             bound = kind == "lower_bound"
-            sentences.extend(_count_sentences(a, project, bound, locale, directory))
+            sentences.extend(_count_sentences(a, project, bound, locale, directory, question))
         elif kind == "shown_subset":
-            sentences.append(say(SHOWN, locale, slot="{{shown:" + str(a["slot"]) + "}}"))
+            shown = "{{shown:" + str(a["slot"]) + "}}"
+            sentences.append(say_counted(SHOWN, SHOWN_ONE, locale, a.get("plural"), slot=shown))
         elif kind == "enumeration":
             where = names.get(str(a.get("project_id"))) or _named_project(question, directory)
             sentences.append(_enumeration_sentence(a, locale, where or say(THE_PROJECT, locale)))

@@ -227,7 +227,10 @@ def count_anchors(slot: str, subject: str, verdict: CountVerdict, *, shown: int)
         Grade.UNKNOWN: unknown_count,
     }[verdict.grade]
     anchors = [population(slot, subject)] if population is not None else []
-    if verdict.grade is not Grade.UNKNOWN and shown > 0:
+    # The shown examples are a subset worth a sentence only when they are fewer than the
+    # set: every record of an exact set on screen is the set, said once by its count.
+    whole = verdict.grade is Grade.EXACT and verdict.value is not None and shown >= verdict.value
+    if verdict.grade is not Grade.UNKNOWN and shown > 0 and not whole:
         anchors.append(shown_subset(slot))
     return anchors
 

@@ -13,9 +13,21 @@ from collections.abc import Sequence
 from typing import Any
 
 from beacon.adjudication import Basis, call_anchors
-from beacon.adjudication.anchors import enumeration, narrowing_released, view_list_truncated
+from beacon.adjudication.anchors import (
+    AnchorKind,
+    enumeration,
+    narrowing_released,
+    view_list_truncated,
+)
+from beacon.lexicon.plurals import plural_category
 from beacon.loop.evidence import Evidence
 from beacon.loop.prompts import model_json
+
+
+def _plural(count: int | float | None, locale: str) -> dict[str, str]:
+    """The CLDR plural category of a slot's number in the answer's locale, so a model
+    that never sees the number can still choose the noun's form ("1 finding")."""
+    return {} if count is None else {"plural": plural_category(count, locale)}
 
 
 def anchor_records(
@@ -24,6 +36,7 @@ def anchor_records(
     *,
     released: bool = False,
     view_slot: str | None = None,
+    locale: str = "en",
 ) -> list[dict[str, Any]]:
     """Every counted call's anchors; with ``released`` (the narrowed scope came back
     empty and was let go), the instruction that the next search covers everything
@@ -40,10 +53,16 @@ def anchor_records(
             "subject": str(subject),
             "aggregate": item.verdict.basis is Basis.AGGREGATE,
         }
+        shown = len(item.citations)
         for anchor in call_anchors(
-            item.slot, str(subject), item.verdict, item.absence, shown=len(item.citations)
+            item.slot, str(subject), item.verdict, item.absence, shown=shown
         ):
-            records.append({**anchor.record(), **facts})
+            number = {
+                AnchorKind.EXACT_COUNT: item.verdict.value,
+                AnchorKind.LOWER_BOUND: item.verdict.value,
+                AnchorKind.SHOWN_SUBSET: shown,
+            }.get(anchor.kind)
+            records.append({**anchor.record(), **facts, **_plural(number, locale)})
         if item.enumeration is not None:
             found = item.enumeration
             anchor = enumeration(
@@ -69,8 +88,11 @@ def anchors_message(
     *,
     released: bool = False,
     view_slot: str | None = None,
+    locale: str = "en",
 ) -> str:
-    records = anchor_records(evidence, question, released=released, view_slot=view_slot)
+    records = anchor_records(
+        evidence, question, released=released, view_slot=view_slot, locale=locale
+    )
     head = "Narration anchors (decided by code before you speak; follow each instruction)"
     if not records:
         head += "; no counted evidence was gathered: state no number"

@@ -144,6 +144,7 @@ def answer_messages(state: TurnState) -> list[dict[str, Any]]:
                 state.request.message,
                 released=released(state),
                 view_slot=VIEW_SLOT if view_list_at_cap(state.request.view_context) else None,
+                locale=state.locale,
             ),
         },
         {
@@ -201,6 +202,7 @@ async def answer(state: TurnState) -> None:
             state.request.message,
             released=released(state),
             view_slot=VIEW_SLOT if listed is not None else None,
+            locale=state.locale,
         ),
         projects={p["id"]: p["name"] for p in state.directory},
         question=state.request.message,

@@ -228,3 +228,20 @@ def test_an_anchor_never_carries_the_number_only_its_slot(
         assert not re.search(r"\d", anchor.instruction.replace("c1", ""))
         if grade is Grade.UNKNOWN:
             assert "{{" not in anchor.instruction
+
+
+@pytest.mark.parametrize(
+    ("grade", "value", "shown", "kinds"),
+    [
+        (Grade.EXACT, 4, 4, ["exact_count"]),  # the whole set on screen: said once
+        (Grade.EXACT, 21, 10, ["exact_count", "shown_subset"]),
+        (Grade.LOWER_BOUND, 10, 10, ["lower_bound", "shown_subset"]),  # more exist
+        (Grade.SHOWN, None, 5, ["shown_subset"]),
+        (Grade.EXACT, 21, 0, ["exact_count"]),
+    ],
+)
+def test_the_shown_examples_earn_a_sentence_only_when_they_are_fewer_than_the_set(
+    grade: Grade, value: int | None, shown: int, kinds: list[str]
+) -> None:
+    anchors = build.count_anchors("c1", "findings", v(grade, value), shown=shown)
+    assert [a.kind.value for a in anchors] == kinds
