@@ -3,13 +3,16 @@ SQLite beside the stack's stubs: the quota stream's first event on connect and
 its pushes as questions are spent, the refused question a 429 ``quota_exhausted``
 with its reset (``Retry-After``, ``reset_at``) that made no model or upstream call
 (the stubs' request logs), the token's claim over the server's setting, and no
-quota at all answered ``{"remaining": null}``."""
+quota at all answered ``{"remaining": null}``; and on PostgreSQL, concurrent turns
+of one user spread over two processes spend exactly the quota, each spend pushed
+to a stream held open on the other process."""
 
 from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -18,7 +21,8 @@ from typing import Any
 import httpx
 import pytest
 
-from harness.chat_process import chat_env, running_chat
+from beacon.store.crypto import new_key_slot
+from harness.chat_process import chat_env, chat_process, running_chat
 from harness.stack import Stack
 
 pytestmark = pytest.mark.e2e
@@ -76,8 +80,13 @@ class QuotaStream:
             pass  # closed by the test
 
     def wait_for(self, count: int, timeout: float = 10.0) -> list[dict[str, Any]]:
+        return self.wait_until(lambda events: len(events) >= count, timeout)
+
+    def wait_until(
+        self, done: Callable[[list[dict[str, Any]]], bool], timeout: float = 10.0
+    ) -> list[dict[str, Any]]:
         with self._changed:
-            self._changed.wait_for(lambda: len(self.events) >= count, timeout)
+            self._changed.wait_for(lambda: done(self.events), timeout)
             return list(self.events)
 
     def close(self) -> None:
@@ -162,3 +171,62 @@ def test_the_question_past_the_quota_is_a_429_with_its_reset_and_calls_nothing(
         assert calls_made(stack, sub) == before
         # The setting still holds for a user whose token names no quota.
         assert ask(url, quota_token(stack, "quota-neighbour")).status_code == 200
+
+
+def logged_turns(stack: Stack, sub: str) -> tuple[list[str | None], list[str | None]]:
+    """The turn of each tool call the upstream received for ``sub``, and of each
+    completion request the model received, in order."""
+    tools = httpx.get(f"{stack.mcp_origin}/dev/requests").json()["requests"]
+    model = httpx.get(f"{stack.llm_url.removesuffix('/v1')}/dev/requests").json()["requests"]
+    return [e["turn"] for e in tools if e["sub"] == sub], [e["turn"] for e in model]
+
+
+@pytest.mark.xdist_group("postgres-e2e")
+def test_concurrent_turns_of_one_user_on_two_processes_spend_exactly_the_quota(
+    stack: Stack, tmp_path: Path, pg_url: str, record_property: Callable[[str, object], None]
+) -> None:
+    quota, attempted = 5, 16
+    sub = "quota-on-two"
+    token = quota_token(stack, sub, questions_per_day=quota)
+    env = chat_env(stack, tmp_path, BEACON_DB=pg_url, BEACON_KEYS=new_key_slot("quota"))
+    with chat_process(env) as (a, _), chat_process(env) as (b, _):
+        urls = (a, b)
+        # A stream on each process (which also has each verify the token once already).
+        with quota_stream(a, token) as on_a, quota_stream(b, token) as on_b:
+            assert on_a.wait_for(1)[0]["remaining"] == quota
+            assert on_b.wait_for(1)[0]["remaining"] == quota
+            tools_before, model_before = logged_turns(stack, sub)
+            assert tools_before == []
+            start = threading.Barrier(attempted)
+
+            def attempt(n: int) -> httpx.Response:
+                start.wait(timeout=30)
+                return ask(urls[n % 2], token)
+
+            with ThreadPoolExecutor(max_workers=attempted) as pool:
+                replies = list(pool.map(attempt, range(attempted)))
+            admitted = [r for r in replies if r.status_code == 200]
+            refused = [r for r in replies if r.status_code == 429]
+            figure = f"attempted {attempted} / admitted {len(admitted)} / refused {len(refused)}"
+            print(f"quota concurrency (N = {quota}): {figure}")
+            record_property("quota_concurrency", f"N = {quota}: {figure}")
+            assert len(admitted) == quota, figure
+            assert len(refused) == attempted - quota, [r.status_code for r in replies]
+            assert {r.json()["error"]["code"] for r in refused} == {"quota_exhausted"}
+            assert all("event: done" in r.text for r in admitted)
+            # Eight attempts on each process: one count per process would admit ten.
+            for i, url in enumerate(urls):
+                codes = [r.status_code for r in replies[i::2]]
+                print(f"  {url}: admitted {codes.count(200)} / refused {codes.count(429)}")
+            # Each stream saw the questions spent on either process, down to none left.
+            for watching in (on_a, on_b):
+                pushed = watching.wait_until(lambda e: e[-1]["remaining"] == 0)
+                remaining = [e["remaining"] for e in pushed]
+                assert remaining[0] == quota and remaining[-1] == 0, remaining
+                assert remaining == sorted(remaining, reverse=True), remaining
+        # No refused turn reached the model or the upstream: every call logged since
+        # belongs to one of the admitted turns.
+        admitted_ids = {r.headers["x-beacon-turn"] for r in admitted}
+        tools_after, model_after = logged_turns(stack, sub)
+        assert set(tools_after) == admitted_ids
+        assert set(model_after[len(model_before) :]) == admitted_ids
