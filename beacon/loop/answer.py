@@ -235,7 +235,7 @@ async def answer(state: TurnState) -> None:
         audit=state.audit,
         narrowing=narrowing,
         narration=[*narration.audit_records(), *scope_audit(state.evidence)],
-        tool_calls=tool_call_rows(state.turn_id, state.evidence),
+        tool_calls=tool_call_rows(state.turn_id, state.made),
     )
     state.audit = []
     for sentence in split_sentences(narration.text):

@@ -67,7 +67,8 @@ def deny(
         returned=None,
         bytes=0,
     )
-    return denied_evidence(tool, arguments, call_id=call_id, slot=slot)
+    state.made.append(denied_evidence(tool, arguments, call_id=call_id, slot=slot))
+    return state.made[-1]
 
 
 def deny_needed_tools(state: TurnState) -> list[str]:
@@ -179,4 +180,5 @@ async def _call(
     )
     if evidence.failed:
         state.emit("notice", kind="failure", text=say(FAILURE, state.locale, tool=tool))
+    state.made.append(evidence)
     return evidence, outcome.result

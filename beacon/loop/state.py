@@ -58,6 +58,8 @@ class TurnState:
     session_id: str | None
     queue: asyncio.Queue[Frame] = field(default_factory=asyncio.Queue)
     evidence: list[Evidence] = field(default_factory=list)
+    # Every call dispatch made or refused, context rounds' too: the turn's tool_calls rows.
+    made: list[Evidence] = field(default_factory=list)
     calls: int = 0  # tool calls so far: each gets its own slot, c1, c2 …
     history: list[dict[str, Any]] = field(default_factory=list)  # the planner's transcript
     conversation: list[dict[str, Any]] = field(default_factory=list)  # the answer call's
