@@ -173,7 +173,7 @@ class Turn:
     async def _flush_audit(self) -> None:
         state = self.state
         rows, state.audit = state.audit, []
-        calls = tool_call_rows(state.turn_id, state.evidence)
+        calls = tool_call_rows(state.turn_id, state.made)
         if rows or calls:
             try:
                 await anyio.to_thread.run_sync(state.deps.store.record_audit, rows, calls)
