@@ -87,7 +87,9 @@ class Turn:
     async def run(self) -> AsyncIterator[Frame]:
         """Frames in order, ending with exactly one terminal."""
         state = self.state
-        state.emit("start", session_id=state.session_id, mode=state.request.mode)
+        state.emit(
+            "start", session_id=state.session_id, mode=state.request.mode, locale=state.locale
+        )
         # The start frame first: no work of the turn (its session's transcript, the
         # upstream session, the planner) begins before the consumer asks for the
         # next frame, which the server does once `start` is out (server/hub.py).

@@ -205,7 +205,8 @@ export function mountPanel(root, adapter, { locale = "" } = {}) {
         setState(moreFailed(state, copy.moreFailed));
         return;
       }
-      setState(moreLoaded(state, page, { number: copyFor(answerLocale).number }));
+      const written = state.locale ?? answerLocale; // the server's word, when it gave one
+      setState(moreLoaded(state, page, { number: copyFor(written).number }));
     } catch {
       setState(moreFailed(state, copy.moreFailed));
     } finally {

@@ -16,6 +16,7 @@ export function initialState() {
     turnId: null,
     sessionId: null,
     mode: null,
+    locale: null, // start.locale: the language the answer is written in
     lastSeq: 0,
     prose: "",
     shown: [], // done.shown_spans: where the prose says how many cards it shows
@@ -86,7 +87,8 @@ export function moreLoaded(state, { slot, citations, count, notices }, { number 
     .map((n) => notice(n.kind, n.text))
     .filter((n) => !state.notices.some((o) => o.kind === n.kind && o.text === n.text));
   const next = { ...state, citations: [...state.citations, ...added], counts };
-  return move(next, isSample(next) ? "more-sample" : "more-complete", {
+  // From `state`, not `next`: a page the phase does not take leaves the state untouched.
+  return move(state, isSample(next) ? "more-sample" : "more-complete", {
     citations: next.citations,
     counts,
     prose,
@@ -164,7 +166,14 @@ export function reduce(state, frame) {
   const next = { ...state, phase: to, lastSeq: typeof d.seq === "number" ? d.seq : state.lastSeq };
   switch (frame.type) {
     case "start":
-      return { ...next, turnId: d.turn_id, sessionId: d.session_id ?? null, mode: d.mode ?? null };
+      // locale: the language the server answers in (Automatic sends none).
+      return {
+        ...next,
+        turnId: d.turn_id,
+        sessionId: d.session_id ?? null,
+        mode: d.mode ?? null,
+        locale: d.locale ?? null,
+      };
     case "tool_call":
       return { ...next, tools: [...state.tools, { callId: d.call_id, tool: d.tool, status: "pending" }] };
     case "tool_result": {

@@ -11,6 +11,8 @@ from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from beacon.wire.turns import Locale
+
 FrameType = Literal[
     "start",
     "plan",
@@ -135,6 +137,9 @@ class StartData(_Wire):
     seq: int
     session_id: str | None
     mode: Literal["chat", "single"]
+    # Additive: the locale the answer is written in (the request's, else the question's
+    # own language), so a client that sent none ("Automatic") formats its numbers alike.
+    locale: Locale | None = None
 
 
 class PlanData(_Wire):
