@@ -15,6 +15,8 @@ QUESTION = "Wie viele offene Sicherheitsmängel gibt es in Harbor Tower?"
 def answer(stack: Stack, **fields: str) -> str:
     events = run_turn(stack.chat_url, {"message": QUESTION, **fields}, token=stack.token())
     assert events[-1].event == "done"
+    # The start frame says which language the answer is written in, asked or not.
+    assert events[0].json()["locale"] == fields.get("locale", "de")
     return str(events[-1].json()["answer"])
 
 
