@@ -43,6 +43,8 @@ export function mountPanel(root, adapter, { locale = "" } = {}) {
   let answerLocale = copy.locale;
   let turn = newTurn();
   let tokenIssue = null;
+  // The caller's own project names, for the example questions (GET /v1/projects).
+  let projectNames = [];
   const kept = keptTurns();
 
   root.dataset.surface = String(adapter.getCurrentSurfaceId());
@@ -423,7 +425,7 @@ export function mountPanel(root, adapter, { locale = "" } = {}) {
     ui.contextLabel.textContent = copy.context;
     ui.examplesTitle.textContent = copy.examplesTitle;
     ui.examplesList.replaceChildren(
-      ...copy.examples.map((q) => {
+      ...examplesFor(copy.examples, projectNames).map((q) => {
         const item = el("li");
         const button = el("button", "example", q);
         button.type = "button";
@@ -569,6 +571,13 @@ export function mountPanel(root, adapter, { locale = "" } = {}) {
     .then((token) => {
       const problem = tokenProblem(token);
       if (problem !== null && state.turnId === null) showTokenIssue(problem);
+      if (problem === null) return projectsOf(token);
+      return null;
+    })
+    .then((names) => {
+      if (!names || names.length === 0) return;
+      projectNames = names;
+      drawChrome();
     })
     .catch(() => showTokenIssue("missing"));
   restore().catch(() => {});
@@ -645,6 +654,40 @@ export function refusedText(status, failure, copy) {
     return `${head}: ${why} ${copy.newToken}`;
   }
   return `${head}${failure.message ? `: ${failure.message}` : ""}`;
+}
+
+/** The names of the projects the caller's token sees; [] when they cannot be had. */
+async function projectsOf(token) {
+  try {
+    const response = await fetch(new URL("/v1/projects", CHAT_ORIGIN), {
+      headers: headers(token, { Accept: "application/json" }),
+    });
+    if (!response.ok) return [];
+    const body = await response.json();
+    const projects = Array.isArray(body?.projects) ? body.projects : [];
+    return projects.map((p) => p?.name).filter((n) => typeof n === "string" && n.length > 0);
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Example questions from the locale's templates: `{project}` becomes one of the
+ * caller's projects (the first for the first template, the next for the next, …);
+ * a template that needs a project is left out while none is known. At most four.
+ */
+export function examplesFor(templates, projects) {
+  let next = 0;
+  const out = [];
+  for (const template of templates) {
+    if (!template.includes("{project}")) {
+      out.push(template);
+    } else if (projects.length > 0) {
+      out.push(template.replaceAll("{project}", projects[next % projects.length]));
+      next += 1;
+    }
+  }
+  return out.slice(0, 4);
 }
 
 function headers(token, extra) {

@@ -54,6 +54,7 @@ from beacon.server.openapi import (
     errors,
     published,
 )
+from beacon.server.projects import add_projects_route
 from beacon.server.quota import Quota, add_quota_route
 from beacon.server.ratelimit import RateLimit, rate_limits_from
 from beacon.server.replies import Health, Session, StreamTicket
@@ -560,6 +561,8 @@ def create_app(settings: Settings) -> FastAPI:
                 for m in messages
             ],
         }
+
+    add_projects_route(app, link, identify, bearer_of)
 
     @app.post(
         "/v1/turns/{turn_id}/ticket",

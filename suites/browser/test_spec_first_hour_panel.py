@@ -274,8 +274,11 @@ def test_the_empty_panel_offers_example_questions_that_ask_themselves(
 ) -> None:
     open_surface(page, stack, token)
     examples = page.get_by_test_id("example")
-    count = examples.count()
-    assert 3 <= count <= 4, count
+    # Built from the caller's own projects once GET /v1/projects has answered.
+    expect(examples).to_have_count(4)
+    texts = [examples.nth(i).inner_text() for i in range(4)]
+    assert texts[0] == "How many open safety findings are on level 3 of Harbor Tower?", texts
+    assert "Maple Clinic" in texts[1] and "{project}" not in " ".join(texts), texts
     first = examples.first.inner_text()
 
     with page.expect_request(lambda r: r.url.endswith("/v1/turns")) as sent:
@@ -285,6 +288,16 @@ def test_the_empty_panel_offers_example_questions_that_ask_themselves(
     )
     assert body(sent.value)["message"] == first
     expect(page.get_by_test_id("examples")).to_be_hidden()
+
+
+def test_without_the_callers_projects_no_example_names_a_project(
+    stack: Stack, token: str, page: Page
+) -> None:
+    page.route("**/v1/projects", lambda route: route.fulfill(status=502, body="{}"))
+    open_surface(page, stack, token)
+    examples = page.get_by_test_id("example")
+    expect(examples).to_have_count(1)
+    assert examples.first.inner_text() == "How many open findings are there?"
 
 
 def test_photo_cards_are_headed_by_their_title_never_an_id_or_a_repeated_level(

@@ -33,6 +33,7 @@ EXPECTED: dict[tuple[str, str], set[int]] = {
     ("post", "/v1/turns/{turn_id}/feedback"): {204, 404} | GUARDED,
     ("post", "/v1/turns/{turn_id}/ticket"): {200, 404, 406} | GUARDED,
     ("get", "/v1/sessions/{session_id}"): {200, 404, 406} | GUARDED,
+    ("get", "/v1/projects"): {200, 406, 502} | GUARDED,
     ("get", "/v1/quota/events"): {200, 406} | GUARDED,
 }
 # An event stream that never ends by itself: its good request reads the first event.
