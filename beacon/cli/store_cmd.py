@@ -42,9 +42,10 @@ def prune(
 
 
 def show_retention(command: str) -> None:
-    """The retention settings, one line on stderr (stdout's first line is
-    ``listening on``); a malformed one refuses the start."""
+    """Refuse a malformed retention setting before anything starts; the rules are
+    shown by the server once it stands (``beacon.server.retention``: one line on
+    stderr, as stdout's first line is ``listening on``)."""
     try:
-        typer.echo(retention_from_env().describe(), err=True)
+        retention_from_env()
     except StoreError as exc:
         fail(command, str(exc), Exit.USAGE, exc)

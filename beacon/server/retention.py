@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import sys
 import threading
 from collections.abc import Callable
 
@@ -40,6 +41,8 @@ class PruningTask:
         self._task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
+        # The start-up line: the process stands (its store opened, its keys checked).
+        print(self.retention.describe(), file=sys.stderr, flush=True)
         if self.retention.interval_s > 0 and self._task is None:
             self._task = asyncio.create_task(self._run())
 
