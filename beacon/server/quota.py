@@ -30,7 +30,7 @@ import logging
 import math
 import signal
 import threading
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncGenerator, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from types import FrameType
@@ -190,17 +190,25 @@ class Quota:
     async def _spent(self, sub: str, day: date) -> int:
         return (await anyio.to_thread.run_sync(self.counts.spent, [sub], day))[sub]
 
-    async def events(self, identity: Identity, first: dict[str, Any]) -> AsyncIterator[bytes]:
+    async def events(
+        self, identity: Identity, first: dict[str, Any]
+    ) -> AsyncGenerator[bytes, None]:
         """The event stream after ``first``: a push per spend and at the reset."""
         stopping = self._stop_signal()
-        yield quota_frame(first)
         limit = self.limit_for(identity)
         watch = _Watch()
-        if limit is not None:
-            self._watch(identity.sub, watch)
+        day, spent = day_of(self._now()), 0
         try:
-            day, last = day_of(self._now()), first
-            spent = 0 if limit is None else limit - (first["remaining"] or 0)
+            if limit is not None:
+                # Watch, then read: a spend after the read is pushed, one before is in it.
+                self._watch(identity.sub, watch)
+                try:
+                    spent = await self._spent(identity.sub, day)
+                    first = payload(limit, spent, day)
+                except StoreError:
+                    spent = limit - (first["remaining"] or 0)  # the route's read stands
+            yield quota_frame(first)
+            last = first
             while not stopping.is_set():
                 wait = self._keep_alive_s
                 if limit is not None:
@@ -220,8 +228,12 @@ class Quota:
                 watch.wake.clear()
                 today = day_of(self._now())
                 if today != day:  # the reset: a new day's count
+                    try:
+                        spent = await self._spent(identity.sub, today)
+                    except StoreError as exc:
+                        log.warning("the question quota cannot be read: %s", exc)
+                        continue  # tried again at the next wake
                     day = today
-                    spent = await self._spent(identity.sub, day)
                 elif watch.latest is not None and watch.latest[0] == day:
                     spent = max(spent, watch.latest[1])  # a day's count only grows
                 current = payload(limit, spent, day)
@@ -302,7 +314,8 @@ def _then_stop(
 ) -> Callable[[int, FrameType | None], None]:
     def handler(signum: int, frame: FrameType | None) -> None:
         previous(signum, frame)
-        loop.call_soon_threadsafe(stopping.set)
+        with contextlib.suppress(RuntimeError):  # a loop closed already (a test's)
+            loop.call_soon_threadsafe(stopping.set)
 
     return handler
 
