@@ -126,7 +126,10 @@ def _ask_first(state: TurnState, lacking: list[str], granted: frozenset[str]) ->
             needs_denied=lambda part: lacks_intent_tool(state, part),
         )
     view = state.request.view_context
-    fresh = state.session_id is not None and not state.history
+    # A single question has no conversation to lean on: it is always fresh. Each option's
+    # reply is a whole question ("… — in Harbor Tower"), so it works sent on its own.
+    single = state.request.mode == "single"
+    fresh = single or (state.session_id is not None and not state.history)
     if not fresh or (view is not None and view.project_id):
         return None
     return portfolio_offer(

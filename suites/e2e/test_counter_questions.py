@@ -132,6 +132,28 @@ def test_a_portfolio_question_offers_each_project_and_recommends_one(stack: Stac
     )
 
 
+def test_a_single_question_naming_no_project_gets_the_offer_and_its_reply_stands_alone(
+    stack: Stack,
+) -> None:
+    """Single mode keeps no conversation: the project is still asked with buttons, and
+    an option's reply, sent as another single question, is answered on its own."""
+    token = stack.token(sub="single-portfolio")
+    first = ask(stack, token, "How many open findings are there?", mode="single")
+    assert first[0].json()["session_id"] is None
+    (offer,) = notices(first, "counter_question")
+    assert {o["label"] for o in offer["options"]} == {p.name for p in build_corpus().projects}
+    cedar = next(o for o in offer["options"] if o["label"] == "Cedar School")
+    second = ask(stack, token, cedar["reply"], mode="single")
+    expected = sum(
+        1
+        for a in build_corpus().annotations
+        if a.project_id == "prj-cedar-school" and a.status == "open"
+    )
+    counts = frames(second, "references")[0]["counts"]
+    assert ("EXACT", expected) in [(c["grade"], c["total"]) for c in counts]
+    assert not notices(second, "counter_question")
+
+
 def test_a_question_naming_its_project_gets_no_portfolio_offer(stack: Stack) -> None:
     events = ask(stack, stack.token(sub="named"), "How many open findings are in Maple Clinic?")
     assert not notices(events, "counter_question")
