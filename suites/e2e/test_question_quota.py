@@ -10,7 +10,9 @@ to a stream held open on the other process."""
 from __future__ import annotations
 
 import json
+import signal
 import threading
+import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
@@ -126,6 +128,20 @@ def test_without_a_quota_the_stream_answers_remaining_null_on_connect(
         # Unlimited questions are spent from nothing: no push, no refusal.
         assert ask(url, token).status_code == 200
         assert stream.wait_for(2, timeout=1.5) == [{"remaining": None}]
+
+
+def test_a_server_asked_to_stop_ends_its_open_quota_streams_and_stops_at_once(
+    stack: Stack, tmp_path: Path
+) -> None:
+    token = quota_token(stack, "stopping-user", questions_per_day=3)
+    with chat_process(chat_env(stack, tmp_path)) as (url, proc), quota_stream(url, token) as open_:
+        assert open_.wait_for(1)[0]["remaining"] == 3
+        asked = time.monotonic()
+        proc.send_signal(signal.SIGTERM)
+        # uvicorn re-raises the signal once it has shut down: -SIGTERM is a clean stop.
+        assert proc.wait(timeout=10) in (0, -signal.SIGTERM)
+        # uvicorn's graceful shutdown waits for every open response: the stream ended.
+        assert time.monotonic() - asked < 5
 
 
 def test_the_stream_sends_the_remaining_count_on_connect_and_a_push_per_question_spent(
