@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from playwright.sync_api import Browser, sync_playwright
 
@@ -24,8 +25,22 @@ CHROMIUM_ARGS = [
 ]
 
 
+class ChromiumMissing(RuntimeError):
+    """Debian's Chromium is not installed: one line naming the fix, not Playwright's
+    advice to run `playwright install` (which cannot download here)."""
+
+
+def require_chromium(path: str = CHROMIUM) -> None:
+    if not Path(path).exists():
+        raise ChromiumMissing(
+            f"Debian's Chromium is not at {path}: install it with "
+            "`apt-get install --no-install-recommends chromium` (make test does so when missing)"
+        )
+
+
 @contextmanager
 def chromium() -> Iterator[Browser]:
+    require_chromium()
     with sync_playwright() as playwright:
         launched = playwright.chromium.launch(
             executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS, timeout=30_000

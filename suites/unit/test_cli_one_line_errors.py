@@ -4,6 +4,7 @@ and `beacon demo` stops what it started however a turn ends (no servers: fakes s
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -234,3 +235,13 @@ def test_a_terminal_sees_a_spinner_while_the_turn_runs(
     assert statuses == [f"asking: {q}" for q in cli.DEMO_QUESTIONS]
     assert "[3] done" in done.output and "answer: Hi." in done.output
     assert [s.shut for s in fake_stack] == [1]
+
+
+def test_a_missing_chromium_is_one_line_naming_the_install_command(tmp_path: Path) -> None:
+    from harness.browser import ChromiumMissing, require_chromium
+
+    with pytest.raises(ChromiumMissing) as raised:
+        require_chromium(str(tmp_path / "chromium"))
+    (line,) = str(raised.value).splitlines()
+    assert "apt-get install --no-install-recommends chromium" in line
+    require_chromium()  # this machine has it: nothing raised
