@@ -350,9 +350,10 @@ def token(
     questions_per_day: Annotated[
         int | None,
         typer.Option(
+            "--quota",
             min=0,
-            max=1_000_000,
-            help="the user's question quota a UTC day (a claim; default: the server's setting)",
+            metavar="N",
+            help="questions a UTC day (a claim; default: the server's quota)",
         ),
     ] = None,
 ) -> None:
