@@ -43,6 +43,9 @@ COMMANDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "token": (("--mcp", "--sub", "--tier"), ()),
     "ask": (("--chat", "--locale", "--mcp", "--mode", "--scenario", "--token"), ("question",)),
     "demo": (("--scenario",), ()),
+    # issue 30: the analyst's report and the retention prune.
+    "report": (("--db", "--format", "--since"), ()),
+    "store prune": (("--db", "--dry-run"), ()),
     "sweep": (("--root",), ()),
     "boundaries list": (("--by-kind", "--root"), ()),
     # Typed options now (their --help exits 0), passed on to the gates' own parsers.
@@ -309,7 +312,7 @@ def test_the_product_commands_work_with_no_harness_gates_bench_or_stub_importabl
         timeout=60,
         check=False,
     )
-    assert done.stdout.splitlines()[0] == "ask demo serve token up"
+    assert done.stdout.splitlines()[0] == "ask demo report serve store token up"
     # `up` needs the stub's commands to start the stub servers: it says so, exit 1
     assert done.returncode == 1, done.stderr
     assert "beacon up: the stub's commands are not installed (stub-mcp, stub-llm" in done.stderr
