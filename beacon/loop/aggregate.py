@@ -21,10 +21,10 @@ from typing import Any, Literal
 from beacon.adjudication import Basis, Grade, wants_aggregate
 from beacon.loop.evidence import Evidence
 from beacon.loop.prompts import AGGREGATE_CORRECTION
+from beacon.wire.tools import tool_with_role
 
 log = logging.getLogger(__name__)
 
-AGGREGATE_TOOL = "query_data"
 Purpose = Literal["gather", "correct_aggregate"]
 
 
@@ -45,7 +45,8 @@ def is_exact_aggregate(item: Evidence) -> bool:
 def asked_for_aggregate(item: Evidence) -> bool:
     """The planner already took the aggregate route (whatever the upstream made of it)."""
     question = item.arguments.get("question")
-    return item.tool == AGGREGATE_TOOL and isinstance(question, str) and wants_aggregate(question)
+    aggregate = tool_with_role("aggregate")
+    return item.tool == aggregate and isinstance(question, str) and wants_aggregate(question)
 
 
 @dataclass(slots=True)
@@ -58,7 +59,8 @@ class AggregateCorrection:
 
     @classmethod
     def for_turn(cls, question: str, tools: Sequence[dict[str, Any]]) -> AggregateCorrection:
-        return cls(question, offers(tools, AGGREGATE_TOOL))
+        aggregate = tool_with_role("aggregate")
+        return cls(question, aggregate is not None and offers(tools, aggregate))
 
     def needed(self, round_no: int, max_rounds: int, evidence: Sequence[Evidence]) -> bool:
         """After the planner stopped in ``round_no``: is one corrective round due?"""

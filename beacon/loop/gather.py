@@ -40,24 +40,23 @@ from beacon.policy.catalog import scope_catalog
 from beacon.telemetry.tracing import ROUND_SPAN, TURN_ID, tracer
 from beacon.upstream.mcp_client import Upstream
 from beacon.wire.frames import PlannedCall
-from beacon.wire.tools import tool_spec
+from beacon.wire.tools import tool_with_role
 
 MAX_GATHER_ROUNDS = 6
-CONTEXT_TOOL = "list_projects"
-LEVELS_TOOL = "list_levels"  # the other sides a one-sided comparison may take
 
 
 async def _context(state: TurnState, upstream: Upstream) -> None:
-    if tool_spec(CONTEXT_TOOL) is None:
+    directory_tool = tool_with_role("context")
+    if directory_tool is None:
         # An upstream without projects (one fronted through its contract): no directory.
         return
     state.emit(
         "plan",
         round=0,
         purpose="context",
-        calls=[PlannedCall(call_id="ctx_1", tool=CONTEXT_TOOL, arguments={})],
+        calls=[PlannedCall(call_id="ctx_1", tool=directory_tool, arguments={})],
     )
-    context, raw = await call(state, upstream, CONTEXT_TOOL, {}, "ctx_1", "c0")
+    context, raw = await call(state, upstream, directory_tool, {}, "ctx_1", "c0")
     state.directory = project_directory(raw) if not (context.failed or context.denied) else []
 
 
@@ -142,16 +141,17 @@ async def _other_side(state: TurnState, upstream: Upstream) -> Offer | None:
     context call, as round 0's, never evidence) become the options for the other side."""
     side = one_sided_level(state.request.message, state.constraints)
     project = next((c.value for c in state.constraints if c.axis == "project"), None)
-    if side is None or project is None:
+    levels_tool = tool_with_role("levels")
+    if side is None or project is None or levels_tool is None:
         return None
     arguments = {"project_id": project}
     state.emit(
         "plan",
         round=0,
         purpose="context",
-        calls=[PlannedCall(call_id="ctx_2", tool=LEVELS_TOOL, arguments=arguments)],
+        calls=[PlannedCall(call_id="ctx_2", tool=levels_tool, arguments=arguments)],
     )
-    found, raw = await call(state, upstream, LEVELS_TOOL, arguments, "ctx_2", "c0")
+    found, raw = await call(state, upstream, levels_tool, arguments, "ctx_2", "c0")
     if found.failed or found.denied:
         return None
     levels = [

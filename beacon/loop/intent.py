@@ -18,7 +18,6 @@ from collections.abc import Mapping
 
 from beacon.adjudication import wants_aggregate
 from beacon.lexicon.words import RECORDS, bounded, fold
-from beacon.loop.aggregate import AGGREGATE_TOOL
 from beacon.wire.tools import (
     ANNOTATION,
     DOCUMENT,
@@ -26,8 +25,8 @@ from beacon.wire.tools import (
     PHOTO,
     RecordKind,
     ToolSpec,
-    tool_spec,
     tool_specs,
+    tool_with_role,
 )
 
 # The lexicon's record kinds as the tool table cites them.
@@ -70,7 +69,7 @@ def needed_tools(question: str) -> tuple[str, ...]:
     needed = intent_tools(question)
     # Only where the fronted upstream has the aggregate: an upstream fronted through its
     # contract may have none, and a tool it lacks is no one's plan to be denied.
-    fronted = tool_spec(AGGREGATE_TOOL) is not None
-    if fronted and wants_aggregate(question) and AGGREGATE_TOOL not in needed:
-        needed.append(AGGREGATE_TOOL)
+    aggregate = tool_with_role("aggregate")
+    if aggregate is not None and wants_aggregate(question) and aggregate not in needed:
+        needed.append(aggregate)
     return tuple(needed)

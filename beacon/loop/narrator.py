@@ -17,6 +17,7 @@ from typing import Any
 from beacon.adjudication import Grade, SlotValue
 from beacon.lexicon.plurals import Forms, plural
 from beacon.loop.copy import say
+from beacon.wire.tools import tool_spec
 
 Copy = Mapping[str, str]
 Plural = Mapping[str, Forms]  # locale → the word's forms by CLDR plural category
@@ -27,21 +28,21 @@ Plural = Mapping[str, Forms]  # locale → the word's forms by CLDR plural categ
 # not the bare noun; Korean and Japanese take a counter after the number instead.
 GENERIC = "*"  # a tool with no row (a foreign upstream's): "results", never its name
 NOUNS: Mapping[str, Plural] = {
-    "search_photos": {
+    "photos": {
         "en": {"one": "matching photo", "other": "matching photos"},
         "de": {"one": "passendes Foto", "other": "passende Fotos"},
         "es": {"one": "foto que coincide", "other": "fotos que coinciden"},
         "ko": {"other": "사진"},
         "ja": {"other": "写真"},
     },
-    "list_annotations": {
+    "findings": {
         "en": {"one": "matching finding", "other": "matching findings"},
         "de": {"one": "passenden Befund", "other": "passende Befunde"},
         "es": {"one": "hallazgo que coincide", "other": "hallazgos que coinciden"},
         "ko": {"other": "지적 사항"},
         "ja": {"other": "指摘"},
     },
-    "search_documents": {
+    "documents": {
         "en": {"one": "matching document", "other": "matching documents"},
         "de": {"one": "passendes Dokument", "other": "passende Dokumente"},
         "es": {"one": "documento que coincide", "other": "documentos que coinciden"},
@@ -66,26 +67,26 @@ NOUNS: Mapping[str, Plural] = {
 # The counter a number takes in Korean and Japanese, by the same keys ("사진 3장",
 # "指摘 1件"); a locale without a row writes the bare number.
 COUNTERS: Mapping[str, Mapping[str, str]] = {
-    "ko": {"search_photos": "장", "panoramas": "개", GENERIC: "건"},
-    "ja": {"search_photos": "枚", GENERIC: "件"},
+    "ko": {"photos": "장", "panoramas": "개", GENERIC: "건"},
+    "ja": {"photos": "枚", GENERIC: "件"},
 }
 # Which source failed, named by what it holds (a tool's own name is no word for a user).
 SOURCES: Mapping[str, Copy] = {
-    "search_photos": {
+    "photos": {
         "en": "photo source",
         "de": "Fotoquelle",
         "es": "fuente de fotos",
         "ko": "사진 소스",
         "ja": "写真のソース",
     },
-    "list_annotations": {
+    "findings": {
         "en": "findings source",
         "de": "Befundquelle",
         "es": "fuente de hallazgos",
         "ko": "지적 사항 소스",
         "ja": "指摘のソース",
     },
-    "search_documents": {
+    "documents": {
         "en": "document source",
         "de": "Dokumentquelle",
         "es": "fuente de documentos",
@@ -118,11 +119,11 @@ SUBJECT_NOUNS: tuple[tuple[str, re.Pattern[str]], ...] = (
         ),
     ),
     (
-        "search_photos",
+        "photos",
         re.compile(r"photo|picture|image|foto|bild|imagen|사진|写真|画像", re.IGNORECASE),
     ),
     (
-        "list_annotations",
+        "findings",
         re.compile(
             r"finding|issue|annotation|observation|defect|befund|mängel|mangel|hallazgo"
             r"|observaci|incidencia|지적|결함|指摘|不具合",
@@ -349,9 +350,9 @@ THE_SOURCE: Copy = {
 def counted_key(record: Mapping[str, Any]) -> str:
     """What a count counted: the tool's own records, else what its subject names, else
     results in general (a tool the tables do not know is never named by its name)."""
-    tool = str(record.get("tool"))
-    if tool in NOUNS:
-        return tool
+    spec = tool_spec(record.get("tool"))
+    if spec is not None and spec.noun is not None:
+        return spec.noun
     subject = str(record.get("subject", ""))
     return next((key for key, words in SUBJECT_NOUNS if words.search(subject)), GENERIC)
 

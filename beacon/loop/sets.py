@@ -29,6 +29,7 @@ from beacon.lexicon.words import (
     fold,
 )
 from beacon.loop.citations import records_of
+from beacon.wire.tools import tool_spec
 
 # Typed fields a "which …" question can enumerate, by the words that ask for them in
 # the five locales (the question's language is the user's, not the panel's).
@@ -60,12 +61,12 @@ _ASK = (
 _WHO = re.compile(r"\bwho\b|\bwer\b|\bquién(?:es)?\b|\bquien(?:es)?\b|누가|누구|誰", re.IGNORECASE)
 WHO_FIELD = "inspector"
 # What a member's presence in a tool's records means (used-in vs listed-in).
-RELATION: Mapping[str, str] = {
-    "query_data": "appears_in_records",
-    "list_annotations": "appears_in_findings",
-    "search_documents": "named_in_documents",
-    "get_clash_report": "appears_in_clashes",
-}
+
+
+def _relation(tool: str) -> str:
+    """How the field's values relate to the tool's records (its row says); records in general."""
+    spec = tool_spec(tool)
+    return spec.relation if spec is not None and spec.relation else "appears_in_records"
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,7 +221,7 @@ def enumerate_field(
         field,
         tuple(members),
         complete,
-        RELATION.get(tool, "appears_in_records"),
+        _relation(tool),
         sum(v is None for v in values),
         reducer,
         leaders,

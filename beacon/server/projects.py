@@ -19,13 +19,12 @@ from pydantic import BaseModel
 
 from beacon.auth.verify import Identity
 from beacon.loop.context import project_directory
-from beacon.loop.gather import CONTEXT_TOOL
 from beacon.policy.pep import decide
 from beacon.server.negotiation import JSON, serves
 from beacon.server.openapi import AUTH, GUARDED, errors
 from beacon.upstream.errors import UpstreamError
 from beacon.upstream.link import UpstreamLink
-from beacon.wire.tools import tool_spec
+from beacon.wire.tools import tool_with_role
 
 
 class Project(BaseModel):
@@ -45,19 +44,20 @@ def add_projects_route(
 ) -> None:
     @app.get(
         "/v1/projects",
-        operation_id="list_projects",
+        operation_id="get_projects",
         responses={200: {"model": Projects}, **errors(*GUARDED, 406, 502)},
         dependencies=[*AUTH, Depends(serves(JSON))],
     )
     async def projects(request: Request) -> Any:
         identity = identify(request)
-        if tool_spec(CONTEXT_TOOL) is None:
+        directory_tool = tool_with_role("context")
+        if directory_tool is None:
             return {"projects": []}
-        if not decide(CONTEXT_TOOL, identity.tiers, capability_hint=None).allowed:
+        if not decide(directory_tool, identity.tiers, capability_hint=None).allowed:
             return {"projects": []}
         try:
             async with link.open(bearer=bearer_of(request), scenario=None, turn_id=None) as up:
-                outcome = await up.call_tool(CONTEXT_TOOL, {})
+                outcome = await up.call_tool(directory_tool, {})
         except UpstreamError as exc:
             body = {"error": {"code": exc.code, "message": str(exc)}}
             return JSONResponse(body, status_code=502)

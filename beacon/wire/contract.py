@@ -25,7 +25,7 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from beacon.wire.tools import AT_HOURS, FilterAxis, RecordKind, ToolSpec
+from beacon.wire.tools import AT_HOURS, FilterAxis, NounKey, RecordKind, ToolRole, ToolSpec
 
 STUB_CONTRACT = "contracts/stub.yaml"
 
@@ -105,6 +105,9 @@ class ContractTool(_Strict):
     narrowed_page: int | None = Field(default=None, ge=1)
     cites: tuple[Cited, ...] = ()
     intent: str | None = None
+    noun: NounKey | None = None
+    relation: str | None = Field(default=None, pattern=r"^[a-z_]+$")
+    role: ToolRole | None = None
     # Arguments the deployment fixes (a repository, a database): always sent as written
     # here, whatever the model asked, and hidden from the model's catalog.
     fixed_arguments: dict[str, _ARGUMENT_VALUE] = Field(default_factory=dict)
@@ -177,6 +180,9 @@ def tool_spec_of(name: str, tool: Mapping[str, Any]) -> ToolSpec:
         cites=tuple(RecordKind(str(c["kind"]), str(c["id_prefix"])) for c in tool.get("cites", ())),
         intent=tool.get("intent"),
         applies=tuple(_axis(e) for e in tool.get("applies", ())),
+        noun=tool.get("noun"),
+        relation=tool.get("relation"),
+        role=tool.get("role"),
     )
 
 

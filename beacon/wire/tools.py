@@ -23,6 +23,12 @@ from beacon.wire.frames import ScopeAxis
 
 # How the upstream labels a counted result (the envelope's ``result_kind``).
 ResultKind = Literal["search", "rows"]
+# What a count of a tool's records is called, as a key into the locale package's noun
+# tables (beacon/loop/narrator.py NOUNS): "photos" → "3 matching photos" / "사진 3장".
+NounKey = Literal["photos", "findings", "documents", "panoramas"]
+# A job only one tool of an upstream does: the single-value aggregate "how many" needs,
+# the project directory round 0 reads, the levels a one-sided comparison offers.
+ToolRole = Literal["aggregate", "context", "levels"]
 # The argument a narrowed scope sets to ask for the tool's largest page.
 PAGE_ARGUMENT = "limit"
 
@@ -94,6 +100,14 @@ class ToolSpec:
     intent: str | None = None
     # The constraint axes (SCOPE_AXES) whose values its arguments can carry.
     applies: tuple[FilterAxis, ...] = ()
+    # What a count of its records is called; None: what the question's subject names
+    # (a text-to-SQL tool counts anything), else results in general.
+    noun: NounKey | None = None
+    # How a field's values relate to its records, for an enumeration's sentence
+    # ("appears_in_findings"); None: records in general.
+    relation: str | None = None
+    # The one job it does for the loop, if any (tool_with_role).
+    role: ToolRole | None = None
 
     @property
     def has_result_contract(self) -> bool:
@@ -128,6 +142,7 @@ TOOL_SPECS: Mapping[str, ToolSpec] = MappingProxyType(
                 cites=(PHOTO,),
                 intent=r"\b(photos?|pictures?|images?)\b",
                 applies=(IN_PROJECT, LEVEL, IN_WINDOW, ABOUT),
+                noun="photos",
             ),
             ToolSpec(
                 "query_data",
@@ -136,10 +151,12 @@ TOOL_SPECS: Mapping[str, ToolSpec] = MappingProxyType(
                 filter_axes=_FINDING_AXES,
                 cites=(PANORAMA, PHOTO, ANNOTATION),
                 applies=(*_FINDING_SCOPE, AT_HOURS),
+                relation="appears_in_records",
+                role="aggregate",
             ),
-            ToolSpec("list_projects", "core", "rows", cites=(PROJECT,)),
+            ToolSpec("list_projects", "core", "rows", cites=(PROJECT,), role="context"),
             ToolSpec("get_project", "core", None, cites=(PROJECT,), applies=(IN_PROJECT,)),
-            ToolSpec("list_levels", "core", "rows", applies=(IN_PROJECT,)),
+            ToolSpec("list_levels", "core", "rows", applies=(IN_PROJECT,), role="levels"),
             ToolSpec("get_capture", "core", None, cites=(PANORAMA,)),
             ToolSpec(
                 "list_annotations",
@@ -149,6 +166,8 @@ TOOL_SPECS: Mapping[str, ToolSpec] = MappingProxyType(
                 narrowed_page=100,
                 cites=(ANNOTATION,),
                 applies=_FINDING_SCOPE,
+                noun="findings",
+                relation="appears_in_findings",
             ),
             ToolSpec(
                 "search_documents",
@@ -157,6 +176,8 @@ TOOL_SPECS: Mapping[str, ToolSpec] = MappingProxyType(
                 cites=(DOCUMENT,),
                 intent=r"\b(specs?|specifications?|rfis?|documents?)\b",
                 applies=(IN_PROJECT, ABOUT),
+                noun="documents",
+                relation="named_in_documents",
             ),
             ToolSpec(
                 "get_progress_summary",
@@ -171,6 +192,7 @@ TOOL_SPECS: Mapping[str, ToolSpec] = MappingProxyType(
                 "rows",
                 intent=r"\b(clash(es)?|bim)\b",
                 applies=(IN_PROJECT, LEVEL),
+                relation="appears_in_clashes",
             ),
         )
     }
@@ -191,6 +213,12 @@ def tool_spec(tool: object) -> ToolSpec | None:
 def tool_specs() -> tuple[ToolSpec, ...]:
     """Every row of the fronted upstream (the stub's in SPEC §2.1 order)."""
     return tuple(_FRONTED[-1].values())
+
+
+def tool_with_role(role: ToolRole) -> str | None:
+    """The fronted upstream's tool for ``role``; None: this upstream has none (an
+    upstream fronted through its contract may have no projects, no aggregate)."""
+    return next((spec.name for spec in tool_specs() if spec.role == role), None)
 
 
 def front_tool_table(rows: Iterable[ToolSpec]) -> Mapping[str, ToolSpec]:

@@ -174,4 +174,7 @@ def entry_from_tool_spec(spec: ToolSpec) -> dict[str, Any]:
         "narrowed_page": spec.narrowed_page,
         "cites": [{"kind": k.name, "id_prefix": k.id_prefix} for k in spec.cites],
         "intent": spec.intent,
+        "noun": spec.noun,
+        "relation": spec.relation,
+        "role": spec.role,
     }

@@ -188,3 +188,28 @@ def test_a_row_changed_in_the_table_changes_every_reader() -> None:
         "document card": True,
         "photo card": False,
     }
+
+
+# --- the whole product, not a hand-kept list of readers ---------------------------------
+
+PRODUCT = Path(tool_table.__file__).resolve().parents[1]
+TABLE = Path(tool_table.__file__).resolve()
+
+
+def _product_modules() -> list[Path]:
+    return sorted(p for p in PRODUCT.rglob("*.py") if p.resolve() != TABLE)
+
+
+@pytest.mark.parametrize(
+    "path", _product_modules(), ids=lambda p: p.relative_to(PRODUCT.parent).as_posix()
+)
+def test_no_module_of_the_product_but_the_table_names_a_tool(path: Path) -> None:
+    """Nouns, relations, the aggregate, context and levels tools: all in the rows now
+    (ToolSpec.noun / relation / role). A tool name anywhere else is a second table."""
+    assert inline_names(ast.parse(path.read_text("utf-8")), TOOL_NAMES) == [], path
+
+
+def test_the_whole_product_scan_covers_the_readers_and_more() -> None:
+    scanned = {p.resolve() for p in _product_modules()}
+    listed = {Path(str(getattr(m.values[0], "__file__", ""))).resolve() for m in READERS}
+    assert listed < scanned and len(scanned) > 100
