@@ -35,9 +35,21 @@ PACKAGES = (PRODUCT, *BESIDE, "boundaries")
 # Every `beacon` sub-command as it was before the split, with its options and
 # arguments (path → (options, arguments)). The gates parse their own arguments.
 COMMANDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
-    "up": (("--chat-port", "--db", "--scenario", "--workers"), ()),
+    "up": (
+        (
+            "--allow-drift",
+            "--chat-port",
+            "--db",
+            "--scenario",
+            "--upstream-contract",
+            "--upstream-mcp",
+            "--upstream-token",
+            "--workers",
+        ),
+        (),
+    ),
     # --access-log: one line per request, never content (issue 29).
-    "serve": (("--access-log", "--host", "--port", "--workers"), ()),
+    "serve": (("--access-log", "--allow-drift", "--host", "--port", "--workers"), ()),
     "stub-mcp": (("--access-log", "--port", "--scenario"), ()),
     "stub-llm": (("--access-log", "--port"), ()),
     "token": (("--mcp", "--quota", "--sub", "--tier"), ()),
