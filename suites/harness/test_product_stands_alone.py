@@ -77,6 +77,7 @@ COMMANDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "audit-upstream": (
         (
             "--contract-out",
+            "--fixed",
             "--html",
             "--json",
             "--junit",
