@@ -229,8 +229,7 @@ def count_anchors(slot: str, subject: str, verdict: CountVerdict, *, shown: int)
     anchors = [population(slot, subject)] if population is not None else []
     # The shown examples are a subset worth a sentence only when they are fewer than the
     # set: every record of an exact set on screen is the set, said once by its count.
-    whole = verdict.grade is Grade.EXACT and verdict.value is not None and shown >= verdict.value
-    if verdict.grade is not Grade.UNKNOWN and shown > 0 and not whole:
+    if verdict.grade is not Grade.UNKNOWN and shown > 0 and not verdict.wholly_shown(shown):
         anchors.append(shown_subset(slot))
     return anchors
 

@@ -33,6 +33,18 @@ class Basis(StrEnum):
     NARROWED_PAGE = "narrowed_page"
 
 
+def is_complete(grade: Grade, value: float | None, has_more: bool) -> bool:
+    """The one definition of "complete": the count is the whole set — exact, a number,
+    and nothing beyond what came back. Every reader (loop, narration, the fallback
+    narrator, the references frame, the panel through ``counts[].complete``) asks here."""
+    return grade is Grade.EXACT and value is not None and not has_more
+
+
+def is_wholly_shown(grade: Grade, value: float | None, has_more: bool, shown: int) -> bool:
+    """Complete, and every item of the set on screen: what the cards show is the set."""
+    return is_complete(grade, value, has_more) and value is not None and shown >= value
+
+
 @dataclass(frozen=True, slots=True)
 class CountVerdict:
     grade: Grade
@@ -41,6 +53,13 @@ class CountVerdict:
     returned: int  # what the page carried (0 for an aggregate)
     reason: str
     basis: Basis
+
+    @property
+    def complete(self) -> bool:
+        return is_complete(self.grade, self.value, self.has_more)
+
+    def wholly_shown(self, shown: int) -> bool:
+        return is_wholly_shown(self.grade, self.value, self.has_more, shown)
 
 
 def sentinel_from_env(environ: dict[str, str] | None = None) -> int:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from beacon.adjudication.counts import Grade
+from beacon.adjudication.counts import Grade, is_complete, is_wholly_shown
 from beacon.adjudication.emptiness import Emptiness
 
 
@@ -36,16 +36,13 @@ class Source:
 
     @property
     def exact_and_complete(self) -> bool:
-        return self.grade is Grade.EXACT and not self.has_more and self.value is not None
+        return is_complete(self.grade, self.value, self.has_more)
 
     @property
     def wholly_shown(self) -> bool:
         """Exact, complete and every item on screen: what the cards show is the set."""
-        return (
-            self.exact_and_complete
-            and self.shown is not None
-            and self.value is not None
-            and self.shown >= self.value
+        return self.shown is not None and is_wholly_shown(
+            self.grade, self.value, self.has_more, self.shown
         )
 
 

@@ -47,7 +47,7 @@ def settle_narrowing(state: TurnState) -> None:
                 narrowing.step(GateEvent.NARROWED_ZERO)
                 continue
             # The grade is final since adjudication (promotion included): read it only.
-            complete = item.verdict.grade is Grade.EXACT and len(item.citations) == item.returned
+            complete = item.verdict.wholly_shown(len(item.citations))
             narrowing.step(GateEvent.NARROWED_COMPLETE if complete else GateEvent.NARROWED_PARTIAL)
         return
     sample = first_sample(state.evidence)
@@ -114,9 +114,9 @@ def evidence_data(state: TurnState) -> dict[str, Any]:
 def references(state: TurnState) -> None:
     counted = [e for e in state.evidence if e.counted]
     counts = [e.count_entry() for e in counted]
-    complete = bool(counts) and all(
-        c.grade == "EXACT" and not c.has_more and c.total == c.displayed and not c.scope.unapplied
-        for c in counts
+    # The answer is the whole set when every count is, wholly on screen, of the asked set.
+    complete = bool(counted) and all(
+        e.verdict.wholly_shown(len(e.citations)) and not e.scope.unapplied for e in counted
     )
     state.emit(
         "references",

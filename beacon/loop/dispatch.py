@@ -14,7 +14,6 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
-from beacon.adjudication import Grade
 from beacon.adjudication.constraints import judge_scope
 from beacon.loop.citations import MAX_CARDS_PER_SOURCE
 from beacon.loop.copy import FAILURE, say
@@ -147,7 +146,7 @@ async def _call(
     evidence = replace(evidence, duration_s=time.perf_counter() - started)
     asked = state.field_asked
     if asked is not None and evidence.counted and not evidence.failed:
-        complete = evidence.verdict.grade is Grade.EXACT and not evidence.verdict.has_more
+        complete = evidence.verdict.complete
         reducer = asked.reducer
         named = next((c.value for c in state.constraints if c.axis == "project"), None)
         found = enumerate_field(

@@ -31,6 +31,7 @@ from beacon.adjudication import (
     result_emptiness,
 )
 from beacon.adjudication.constraints import UNSCOPED, Scope
+from beacon.adjudication.counts import is_complete
 from beacon.adjudication.stitch import page_ids, summarize
 from beacon.adjudication.tools import has_result_contract
 from beacon.loop.citations import MAX_CARDS_PER_SOURCE, card_list, records_of
@@ -135,6 +136,7 @@ def count_entry(
         total=total,
         total_is_lower_bound=grade is Grade.LOWER_BOUND,
         has_more=has_more,
+        complete=is_complete(grade, value, has_more),
         grade=grade.value,
         more=more,
         scope=CountScope.model_validate(scope or {}),

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from beacon.adjudication import AbsenceCause, Grade, SlotValue
+from beacon.adjudication import AbsenceCause, SlotValue
 from beacon.adjudication.guard import Drop, judge
 from beacon.adjudication.slots import (
     SLOT,
@@ -104,7 +104,7 @@ def bound_values(arguments: Mapping[str, Any]) -> Iterator[str]:
 
 def source(item: Evidence) -> Source:
     verdict = item.verdict
-    grounded_zero = verdict.grade is Grade.EXACT and verdict.value == 0 and not verdict.has_more
+    grounded_zero = verdict.complete and verdict.value == 0
     searched_empty = item.absence is not None and item.absence.cause is AbsenceCause.ZERO_FROM_START
     # A set code read from every record (its leaders, its latest day) is whole whatever
     # the page showed: "counted over every matching record" is code's claim, and true.

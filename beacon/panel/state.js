@@ -112,11 +112,15 @@ export function shownFor(counts, primary) {
     .reduce((most, c) => Math.max(most, c.displayed), 0);
 }
 
+// Part of a set is on screen: a bound or a sample by grade, or cards that are not yet
+// the whole of a complete set. "Complete" is the server's word (counts[].complete, from
+// beacon.adjudication.counts.is_complete), never worked out again here.
 function isSample(state) {
   const primary = PRIMARY(state);
   if (!primary) return false;
   if (primary.grade === "LOWER_BOUND" || primary.grade === "SHOWN") return true;
-  return Number.isInteger(primary.total) && shownFor(state.counts, primary) < primary.total && shownFor(state.counts, primary) > 0;
+  const shown = shownFor(state.counts, primary);
+  return shown > 0 && !(primary.complete === true && shown >= primary.total);
 }
 
 /** Which `done-*` event the frames so far support: the verdict is in the frames, never the prose. */

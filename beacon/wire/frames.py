@@ -103,6 +103,9 @@ class CountEntry(_Wire):
     total_is_lower_bound: bool
     has_more: bool
     grade: Grade
+    # Additive: the count is the whole set (exact, nothing beyond it), decided once by
+    # beacon.adjudication.counts.is_complete; the panel reads it, never re-derives it.
+    complete: bool = False
     # Whether `POST /v1/turns/{turn_id}/more` with this slot can fetch another page.
     more: bool = False
     scope: CountScope = Field(default_factory=CountScope)

@@ -8,7 +8,9 @@ async (base) => {
   const frame = (type, data = {}) => ({ type, data: { turn_id: T, seq: 100, ...data } });
   const count = (grade, total, displayed, extra = {}) => ({
     source: "s", slot: "c1", grade, total, displayed, has_more: grade === "LOWER_BOUND",
-    total_is_lower_bound: grade === "LOWER_BOUND", more: false, ...extra,
+    total_is_lower_bound: grade === "LOWER_BOUND", more: false,
+    // As the server says it (counts[].complete): an exact count with nothing beyond it.
+    complete: grade === "EXACT" && total !== null, ...extra,
   });
   // What the frames so far must hold for `done` to mean each done-event.
   const DONE_SETUP = {

@@ -76,11 +76,22 @@ def test_a_counter_question_is_needs_your_choice_never_complete(
     assert status.evaluate("n => getComputedStyle(n).color") != "rgb(31, 122, 61)"  # not green
 
 
+def test_a_single_question_naming_no_project_asks_which_with_buttons_too(
+    stack: Stack, token: str, page: Page
+) -> None:
+    open_surface(page, stack, token)
+    ask(page, NO_PROJECT)  # single mode: the same offer as chat, its replies whole questions
+
+    offer = page.locator('[data-testid="notice"][data-kind="counter_question"]')
+    expect(offer).to_have_count(1)
+    expect(page.get_by_test_id("status")).to_have_attribute("data-standing", "needs-choice")
+
+
 def test_an_answer_in_words_with_nothing_counted_is_not_complete(
     stack: Stack, token: str, page: Page
 ) -> None:
     open_surface(page, stack, token)
-    ask(page, NO_PROJECT)  # single mode: no options to offer, the answer asks in words
+    ask(page, "What can you do?")  # nothing to count: the answer is words only
 
     status = page.get_by_test_id("status")
     expect(status).to_have_attribute("data-standing", "uncounted")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import threading
-import time
 from collections import Counter
 from contextlib import closing
 
@@ -28,10 +27,10 @@ def test_another_seed_builds_other_records() -> None:
     assert build_corpus.__wrapped__(8).photos != build_corpus.__wrapped__(7).photos
 
 
-def test_building_the_corpus_takes_under_a_second() -> None:
-    started = time.perf_counter()
-    build_corpus.__wrapped__(11)
-    assert time.perf_counter() - started < 1.0
+def test_the_corpus_is_built_once_per_process() -> None:
+    """Every tool call reads one corpus; building it is not timed here (a timed
+    assertion is a flake on a loaded machine: speed is bench/'s to measure)."""
+    assert build_corpus() is build_corpus()
 
 
 def test_harbor_tower_has_exactly_7961_panoramas_on_14_levels(corpus: Corpus) -> None:
