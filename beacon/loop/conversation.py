@@ -41,32 +41,49 @@ def _later_anchors(store: _Answers, turn_id: str) -> list[dict[str, Any]]:
     return found
 
 
+def _entry(store: _Answers, turn_id: str, turn: dict[str, Any]) -> dict[str, Any]:
+    saved = store.answer(turn_id)
+    sources = saved[1] if saved is not None else []
+    ids = [f"prior:{s['id']}" for s in sources if isinstance(s.get("id"), str)]
+    entry = {**turn, "citations": ids[:MAX_CITATIONS]}
+    later = _later_anchors(store, turn_id)
+    if later:
+        entry["anchors"] = later
+    return entry
+
+
+def _size(entry: dict[str, Any]) -> int:
+    return len(json.dumps(entry, ensure_ascii=False).encode())
+
+
 def conversation(store: _Answers, transcript: Sequence[Message]) -> list[dict[str, Any]]:
-    """The last turns (oldest first): question, published answer, prior citation ids."""
+    """The last turns (oldest first): question, published answer, prior citation ids.
+
+    The byte cap drops the oldest turns first (the latest is what "those" refers to),
+    so the turns are read newest first and a turn's sealed records (answer, pages) are
+    opened only while the list still fits: a turn the cap would drop is never unsealed.
+    """
     turns: dict[str, dict[str, Any]] = {}
     for message in transcript:
         turn = turns.setdefault(message.turn_id, {"question": "", "answer": ""})
         turn["question" if message.role == "user" else "answer"] = message.text
-    recent = list(turns.items())[-MAX_TURNS:]
-    out = []
-    for turn_id, turn in recent:
-        saved = store.answer(turn_id)
-        sources = saved[1] if saved is not None else []
-        ids = [f"prior:{s['id']}" for s in sources if isinstance(s.get("id"), str)]
-        entry = {**turn, "citations": ids[:MAX_CITATIONS]}
-        later = _later_anchors(store, turn_id)
-        if later:
-            entry["anchors"] = later
-        out.append(entry)
-    # The byte cap drops the oldest turns first: the latest is what "those" refers to.
-    while out and len(json.dumps(out, ensure_ascii=False).encode()) > MAX_BYTES:
-        if len(out) == 1:
-            only = out[0]
-            only["answer"] = only["answer"][: MAX_BYTES // 2]
-            only["question"] = only["question"][: MAX_BYTES // 4]
+    kept: list[dict[str, Any]] = []
+    size = 2  # json.dumps of a list: "[" + items joined by ", " + "]"
+    for turn_id, turn in reversed(list(turns.items())[-MAX_TURNS:]):
+        # Its published text alone (a lower bound of the entry) already breaks the cap.
+        if kept and size + 2 + _size({**turn, "citations": []}) > MAX_BYTES:
             break
-        out.pop(0)
-    return out
+        entry = _entry(store, turn_id, turn)
+        grown = _size(entry) + (size + 2 if kept else size)
+        if kept and grown > MAX_BYTES:
+            break
+        kept.append(entry)
+        size = grown
+    if len(kept) == 1 and size > MAX_BYTES:
+        only = kept[0]
+        only["answer"] = only["answer"][: MAX_BYTES // 2]
+        only["question"] = only["question"][: MAX_BYTES // 4]
+    return kept[::-1]
 
 
 def conversation_message(turns: list[dict[str, Any]]) -> list[dict[str, str]]:

@@ -75,3 +75,47 @@ def test_a_stitch_discarded_after_a_turn_reaches_the_next_answer_call() -> None:
     first, second = conversation(Answers({}, pages), transcript(2))
     assert first["anchors"] == [anchor]
     assert "anchors" not in second
+
+
+class Counted(Answers):
+    """The store's reads that unseal, counted (an answer is two, a page record one)."""
+
+    def __init__(self, pages: dict[str, dict[str, dict[str, Any]]]) -> None:
+        super().__init__({}, pages)
+        self.unsealed: list[str] = []
+
+    def answer(self, turn_id: str) -> tuple[str, list[dict[str, Any]]] | None:
+        self.unsealed.append(f"answer {turn_id}")
+        return super().answer(turn_id)
+
+    def load_pages(self, turn_id: str, slot: str) -> dict[str, Any] | None:
+        self.unsealed.append(f"pages {turn_id} {slot}")
+        return super().load_pages(turn_id, slot)
+
+
+def _paged(n: int) -> dict[str, dict[str, dict[str, Any]]]:
+    return {f"t{i}": {"c1": {"cursor": "x"}, "c2": {"cursor": None}} for i in range(n)}
+
+
+def test_a_turn_the_byte_cap_drops_is_never_unsealed() -> None:
+    # Nine turns of 5 kB answers: six are recent, three fit under the 16 kB cap.
+    store = Counted(_paged(9))
+    turns = conversation(store, transcript(9, answer="x" * 5000))
+    assert [t["question"] for t in turns] == ["question 6", "question 7", "question 8"]
+    read = sorted({u.split()[1] for u in store.unsealed})
+    assert read == ["t6", "t7", "t8"]
+    assert len(store.unsealed) == 3 * (1 + 2)
+
+
+def test_every_kept_turn_is_read_once() -> None:
+    store = Counted(_paged(6))
+    conversation(store, transcript(6))
+    assert len(store.unsealed) == len(set(store.unsealed)) == 6 * (1 + 2)
+
+
+def test_anchors_count_against_the_cap_before_an_older_turn_is_kept() -> None:
+    # The newest turn's discarded-stitch anchors fill the cap: the older turn is dropped.
+    big = {"kind": "stitch_discarded", "slot": "c1", "anomalies": ["total_changed"] * 1200}
+    store = Counted({"t1": {"c1": {"anchors": [big]}}})
+    (turn,) = conversation(store, transcript(2))
+    assert turn["question"] == "question 1" and turn["anchors"] == [big]
