@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import re
-from typing import Annotated, Any, Literal, get_args
+from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 from pydantic_core import PydanticCustomError
+
+# The five locales live with their words (beacon.lexicon); the request validates against them.
+from beacon.lexicon.locales import DEFAULT_LOCALE as DEFAULT_LOCALE
+from beacon.lexicon.locales import LOCALES as LOCALES
+from beacon.lexicon.locales import Locale as Locale
 
 # Bounds are part of the contract: an over-long field is a 422, never truncated.
 MAX_MESSAGE_CHARS = 4000
@@ -20,11 +25,6 @@ LAST_EVENT_ID_PATTERN = r"^[0-9]{1,9}$"
 # The host trims its annotation list to this many before sending; a list that
 # arrives at the cap may have been cut, and the answer must say so.
 VIEW_ANNOTATIONS_CAP = 50
-# The five locales of SPEC §4, defined here once: every copy table (notices,
-# narration, slot phrases) and the panel's generated vocabulary read this.
-Locale = Literal["en", "ko", "ja", "de", "es"]
-LOCALES: tuple[Locale, ...] = get_args(Locale)
-DEFAULT_LOCALE: Locale = "en"
 
 
 def _whole_number(value: Any) -> Any:
