@@ -93,7 +93,12 @@ def anchors_message(
     records = anchor_records(
         evidence, question, released=released, view_slot=view_slot, locale=locale
     )
+    return records_message(records)
+
+
+def records_message(records: Sequence[dict[str, Any]]) -> str:
+    """The answer call's anchors message from records already built (``anchor_records``)."""
     head = "Narration anchors (decided by code before you speak; follow each instruction)"
     if not records:
         head += "; no counted evidence was gathered: state no number"
-    return head + ":\n```json\n" + model_json({"anchors": records}) + "\n```"
+    return head + ":\n```json\n" + model_json({"anchors": list(records)}) + "\n```"
