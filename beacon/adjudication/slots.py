@@ -12,15 +12,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from beacon.adjudication.counts import Grade
+from beacon.lexicon.levels import GERMAN_AFTER_ORDINAL
+from beacon.lexicon.months import MONTHS
 
 SLOT = re.compile(r"\{\{(count|shown):([A-Za-z0-9_-]{1,32})\}\}")
 _NUMERAL = re.compile(r"(?<![\w.,])\d{1,3}(?:[,.]\d{3})+(?![\w])|(?<![\w.,])\d+(?![\w,.]\d)")
 # A sentence ends at . ! ? before whitespace, at 。！？ (Japanese needs no space after
 # them), or at a line break — but not at a German ordinal's dot ("12. März", "3. Stock").
-_GERMAN_AFTER_ORDINAL = (
-    "Januar|Februar|März|April|Mai|Juni|Juli|August|September|Oktober|November|Dezember"
-    "|Stock|Etage|Ebene|OG|UG"
-)
+_GERMAN_AFTER_ORDINAL = "|".join((*MONTHS["de"], *GERMAN_AFTER_ORDINAL))
 _BOUNDARY_LOOKAHEAD = 12  # longer than any word the ordinal rule looks at, plus \b
 _SENTENCE_END = re.compile(
     r"(?<=[!?])\s+|(?<=\.)(?<!\d\.)\s+"

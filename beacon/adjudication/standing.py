@@ -20,6 +20,9 @@ from typing import Any
 
 from beacon.adjudication.counts import Grade, is_complete, is_wholly_shown
 from beacon.adjudication.emptiness import Emptiness
+from beacon.lexicon.levels import LEVEL_FORMS as LEVEL_FORMS
+from beacon.lexicon.levels import LEVEL_MENTION as _LEVEL_MENTION
+from beacon.lexicon.months import MONTHS as MONTHS
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,70 +49,7 @@ class Source:
         )
 
 
-LEVEL_FORMS = (
-    "Level {n}",
-    "L{n}",
-    "{n}층",
-    "{n} 층",
-    "레벨 {n}",
-    "{n}階",
-    "{n} 階",
-    "レベル{n}",
-    "Ebene {n}",
-    "Geschoss {n}",
-    "Stockwerk {n}",
-    "{n}. Stock",
-    "{n}. Ebene",
-    "Nivel {n}",
-    "Planta {n}",
-    "Piso {n}",
-)
-MONTHS = {
-    "en": [
-        "January",
-        "February",
-        "March",
-        "April",
-        "May",
-        "June",
-        "July",
-        "August",
-        "September",
-        "October",
-        "November",
-        "December",
-    ],
-    "de": [
-        "Januar",
-        "Februar",
-        "März",
-        "April",
-        "Mai",
-        "Juni",
-        "Juli",
-        "August",
-        "September",
-        "Oktober",
-        "November",
-        "Dezember",
-    ],
-    "es": [
-        "enero",
-        "febrero",
-        "marzo",
-        "abril",
-        "mayo",
-        "junio",
-        "julio",
-        "agosto",
-        "septiembre",
-        "octubre",
-        "noviembre",
-        "diciembre",
-    ],
-}
 _ISO_DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})")
-_LEVEL_MENTION = re.compile(r"\b(?:level|lvl|ebene|nivel|planta|piso)\s*(\d{1,3})\b", re.IGNORECASE)
 
 
 _BARE_NUMBER = re.compile(r"[#№]?\s*[\d.,\s\u00a0\u202f]+")

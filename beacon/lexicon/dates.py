@@ -23,20 +23,12 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import date, timedelta
 
+from beacon.lexicon.months import MONTHS as WRITTEN_MONTHS
+
+# The month names (months.py) as a question is matched: case-folded, like the text.
 MONTHS: Mapping[str, tuple[str, ...]] = {
-    "en": (
-        "january", "february", "march", "april", "may", "june",
-        "july", "august", "september", "october", "november", "december",
-    ),
-    "de": (
-        "januar", "februar", "märz", "april", "mai", "juni",
-        "juli", "august", "september", "oktober", "november", "dezember",
-    ),
-    "es": (
-        "enero", "febrero", "marzo", "abril", "mayo", "junio",
-        "julio", "agosto", "septiembre", "octubre", "noviembre", "diciembre",
-    ),
-}  # fmt: skip
+    locale: tuple(name.lower() for name in names) for locale, names in WRITTEN_MONTHS.items()
+}
 _MONTH_NUMBER: Mapping[str, int] = {
     name: number for names in MONTHS.values() for number, name in enumerate(names, start=1)
 }

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from beacon.adjudication import AbsenceCause
-from beacon.lexicon.dates import MONTHS
+from beacon.lexicon.months import MONTHS
 
 # Axis-neutral: the options say which axis (level, month, status, …) they narrow.
 COUNTER_QUESTION: Mapping[str, str] = {
@@ -33,12 +33,8 @@ LEVEL_REPLY: Mapping[str, str] = {
     "de": "Nur Ebene {n}",
     "es": "Solo el nivel {n}",
 }
-# Months for the date-range axis, from the one table of month names (capitalised where the
-# language capitalises them; ko and ja write the month as a number).
-MONTH_NAMES: Mapping[str, tuple[str, ...]] = {
-    locale: tuple(name.capitalize() if locale in ("en", "de") else name for name in names)
-    for locale, names in MONTHS.items()
-}
+# Months for the date-range axis: the one table of month names (ko and ja write a number).
+MONTH_NAMES = MONTHS
 DATE_LABEL: Mapping[str, str] = {
     "en": "{month_name} {year}",
     "ko": "{year}년 {month}월",
