@@ -42,7 +42,7 @@ def _decide(state: TurnState, tool: str) -> Decision:
 
 def _audit(state: TurnState, decision: Decision) -> None:
     row = audit_row(decision, turn_id=state.turn_id, sub=state.identity.sub, at=datetime.now(UTC))
-    state.audit.append(row.as_record())
+    state.audit.append(row)
     metrics.permission_verdict(decision.capability, decision.allowed)
 
 

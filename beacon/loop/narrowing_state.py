@@ -39,6 +39,7 @@ from beacon.loop.copy import (
     say,
 )
 from beacon.loop.evidence import Evidence
+from beacon.store.records import NarrowingOption, NarrowingRecord
 from beacon.wire.tools import PAGE_ARGUMENT, FilterAxis, tool_spec
 
 MAX_OPTIONS = 3
@@ -64,28 +65,28 @@ class Narrowing:
     def active(self) -> bool:
         return self.state is GateState.NARROWED and bool(self.scope)
 
-    def record(self) -> dict[str, Any] | None:
+    def record(self) -> NarrowingRecord | None:
         if self.state in (GateState.IDLE, GateState.RELEASED):
             return None
-        return {
-            "state": self.state.value,
-            "tool": self.tool,
-            "arguments": self.arguments,
-            "scope": self.scope,
-            "options": self.options,
-        }
+        return NarrowingRecord(
+            state=self.state,
+            tool=self.tool,
+            arguments=self.arguments,
+            scope=self.scope,
+            options=tuple(NarrowingOption.model_validate(o) for o in self.options),
+        )
 
 
-def resume(record: dict[str, Any] | None, message: str) -> Narrowing:
+def resume(record: NarrowingRecord | None, message: str) -> Narrowing:
     """The session's narrowing for this turn: an option's reply applies it."""
-    if not record:
+    if record is None:
         return Narrowing()
     narrowing = Narrowing(
-        GateState(record["state"]),
-        record.get("tool"),
-        dict(record.get("arguments") or {}),
-        dict(record.get("scope") or {}),
-        list(record.get("options") or []),
+        record.state,
+        record.tool,
+        dict(record.arguments),
+        dict(record.scope),
+        [o.model_dump(mode="json") for o in record.options],
     )
     chosen = next(
         (o for o in narrowing.options if o["reply"].strip().lower() == message.strip().lower()),

@@ -8,11 +8,8 @@ user as a disclosure notice in the reply, and to later turns as the
 ``stitch_discarded`` anchor kept in the source's record — and no count is
 ever summed. No page past the cap is fetched at all.
 
-The record the store keeps per counted source (sealed, one per turn and slot):
-``tool``, ``arguments``, ``cursor``, ``pages`` (one ``PageSummary`` per page
-stitched so far), ``shown`` (card ids on screen), ``pending`` (packed cards of
-a page in hand), the turn's ``grade``, ``has_more`` and ``total``, the turn's
-``locale`` (the reply's notices are worded in it) and ``anchors``.
+The record the store keeps per counted source (sealed, one per turn and slot) is
+``beacon.store.records.PageRecord``, validated when it is read.
 """
 
 from __future__ import annotations
@@ -20,42 +17,42 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
 
-from beacon.adjudication import Anomaly, Grade, PageSummary, StitchResult, stitch_pages
+from beacon.adjudication import Anomaly, Grade, StitchResult, stitch_pages
 from beacon.adjudication.anchors import stitch_discarded
 from beacon.adjudication.stitch import DEFAULT_PAGE_CAP, summarize
 from beacon.loop.citations import pack_card, unpack_card
 from beacon.loop.copy import FAILURE, PAGE_CAP, STITCH_DISCARDED, say
 from beacon.loop.evidence import Evidence, adjudicate, count_entry
-from beacon.policy.audit import audit_row
+from beacon.policy.audit import AuditRow, audit_row
 from beacon.policy.notices import denial_notice
 from beacon.policy.pep import Decision, decide
+from beacon.store.records import PageRecord
 from beacon.upstream.mcp_client import Upstream
 from beacon.wire.frames import CountEntry, MoreNotice, MoreReply
 
 
-def page_record(evidence: Evidence, *, locale: str) -> dict[str, Any]:
+def page_record(evidence: Evidence, *, locale: str) -> PageRecord:
     """What the store keeps to fetch and stitch the next page later.
 
     A page with no cursor is never stitched to another, so adjudication kept no
     summary for it (a 3000-row page's ids were 48 KB sealed into every such turn).
     """
     entry = evidence.count_entry()
-    return {
-        "tool": evidence.tool,
-        "arguments": evidence.arguments,
-        "cursor": evidence.cursor,
-        "pages": [evidence.page.model_dump(mode="json")] if evidence.page is not None else [],
-        "shown": [c.id for c in evidence.citations],
-        "pending": [pack_card(c) for c in evidence.unshown],
-        "grade": entry.grade,
-        "has_more": entry.has_more,
-        "total": entry.total,
-        "locale": locale,
+    return PageRecord(
+        tool=evidence.tool,
+        arguments=evidence.arguments,
+        cursor=evidence.cursor,
+        pages=(evidence.page,) if evidence.page is not None else (),
+        shown=tuple(c.id for c in evidence.citations),
+        pending=tuple(pack_card(c) for c in evidence.unshown),
+        grade=Grade(entry.grade),
+        has_more=entry.has_more,
+        total=entry.total,
+        locale=locale,
         # A later page counts the same set: its count line keeps the turn's scope.
-        "scope": entry.scope.model_dump(mode="json"),
-    }
+        scope=entry.scope.model_dump(mode="json"),
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,12 +60,12 @@ class PagePermission:
     """The PEP's verdict on one load-more, its audit row, and the denial copy."""
 
     decision: Decision
-    audit: dict[str, Any]
+    audit: AuditRow
     denial: str
 
 
 def decide_page(
-    record: dict[str, Any], tiers: Iterable[object], *, turn_id: str, sub: str
+    record: PageRecord, tiers: Iterable[object], *, turn_id: str, sub: str
 ) -> PagePermission:
     """May the caller, as its token stands *now*, see another page of this source?
 
@@ -76,84 +73,81 @@ def decide_page(
     turn's verdict was for the token the turn ran with, and a downgraded token
     must get a denial, not the cards it can no longer see.
     """
-    decision = decide(record["tool"], tiers, capability_hint=None)
-    row = audit_row(decision, turn_id=turn_id, sub=sub, at=datetime.now(UTC)).as_record()
-    return PagePermission(decision, row, denial_notice(decision.capability, _locale(record)))
+    decision = decide(record.tool, tiers, capability_hint=None)
+    row = audit_row(decision, turn_id=turn_id, sub=sub, at=datetime.now(UTC))
+    return PagePermission(decision, row, denial_notice(decision.capability, record.locale))
 
 
 @dataclass(frozen=True, slots=True)
 class NextPage:
     stitch: StitchResult
-    record: dict[str, Any]
+    record: PageRecord
 
 
 def stitch_next(
-    record: dict[str, Any], evidence: Evidence, *, slot: str, page_cap: int = DEFAULT_PAGE_CAP
+    record: PageRecord, evidence: Evidence, *, slot: str, page_cap: int = DEFAULT_PAGE_CAP
 ) -> NextPage:
     """``evidence``'s page stitched onto the record's pages, or set aside."""
     # A page adjudication kept no summary of is weighed as what it is: unaccounted.
     page = evidence.page if evidence.page is not None else summarize(None, ())
-    kept = [PageSummary.model_validate(p) for p in record["pages"]]
-    stitch = stitch_pages([*kept, page], page_cap=page_cap)
+    stitch = stitch_pages([*record.pages, page], page_cap=page_cap)
     if not stitch.ok:
         # Discard and disclose: nothing more is offered from a moving source, and a
         # later turn's model is told why (the anchor is kept with the record).
         anchor = stitch_discarded(slot, [a.value for a in stitch.anomalies]).record()
-        anchors = [*record.get("anchors", []), anchor]
-        return NextPage(stitch, {**record, "cursor": None, "anchors": anchors})
-    shown = [*record["shown"], *(c.id for c in evidence.citations)]
-    pending = [pack_card(c) for c in evidence.unshown]
-    pages = [*record["pages"], page.model_dump(mode="json")]
-    return NextPage(
-        stitch,
-        {**record, "pages": pages, "cursor": evidence.cursor, "shown": shown, "pending": pending},
-    )
+        anchors = (*record.anchors, anchor)
+        return NextPage(stitch, record.model_copy(update={"cursor": None, "anchors": anchors}))
+    update = {
+        "pages": (*record.pages, page),
+        "cursor": evidence.cursor,
+        "shown": (*record.shown, *(c.id for c in evidence.citations)),
+        "pending": tuple(pack_card(c) for c in evidence.unshown),
+    }
+    return NextPage(stitch, record.model_copy(update=update))
 
 
 MORE_CARDS = 10
 
 
-def has_more(record: dict[str, Any], *, page_cap: int = DEFAULT_PAGE_CAP) -> bool:
+def has_more(record: PageRecord, *, page_cap: int = DEFAULT_PAGE_CAP) -> bool:
     """Cards of a page in hand wait, or a next page exists within the page cap."""
-    fetchable = record.get("cursor") is not None and len(record["pages"]) < page_cap
-    return bool(record.get("pending")) or fetchable
+    fetchable = record.cursor is not None and len(record.pages) < page_cap
+    return bool(record.pending) or fetchable
 
 
-def _count(record: dict[str, Any], slot: str, *, page_cap: int) -> CountEntry:
+def _count(record: PageRecord, slot: str, *, page_cap: int) -> CountEntry:
     """The slot's count after this reply: the turn's population, never a page sum."""
     more = has_more(record, page_cap=page_cap)
-    # Records saved before the turn's total was kept carry it on their first page.
-    total = record["total"] if "total" in record else record["pages"][0]["total"]
     return count_entry(
-        record["tool"],
+        record.tool,
         slot,
-        Grade(record["grade"]),
-        total,
-        displayed=len(record["shown"]),
-        has_more=record["has_more"] or more,
+        record.grade,
+        record.total,
+        displayed=len(record.shown),
+        has_more=record.has_more or more,
         more=more,
-        scope=record.get("scope"),
+        scope=record.scope,
     )
 
 
-def _locale(record: dict[str, Any]) -> str:
-    return str(record.get("locale", "en"))
+def _project_id(record: PageRecord) -> str | None:
+    project_id = record.arguments.get("project_id")
+    return project_id if isinstance(project_id, str) else None
 
 
 def serve_pending(
-    record: dict[str, Any], *, turn_id: str, slot: str, page_cap: int = DEFAULT_PAGE_CAP
-) -> tuple[MoreReply, dict[str, Any]] | None:
+    record: PageRecord, *, turn_id: str, slot: str, page_cap: int = DEFAULT_PAGE_CAP
+) -> tuple[MoreReply, PageRecord] | None:
     """The next cards of a page already in hand: no upstream call needed."""
-    pending = list(record.get("pending") or [])
-    if not pending:
+    if not record.pending:
         return None
-    project_id = record["arguments"].get("project_id")
-    batch = [
-        unpack_card(p, record["tool"], project_id if isinstance(project_id, str) else None)
-        for p in pending[:MORE_CARDS]
-    ]
-    rest = pending[MORE_CARDS:]
-    updated = {**record, "pending": rest, "shown": [*record["shown"], *(c["id"] for c in batch)]}
+    batch = [unpack_card(p, record.tool, _project_id(record)) for p in record.pending[:MORE_CARDS]]
+    updated = record.model_copy(
+        update={
+            "pending": record.pending[MORE_CARDS:],
+            "shown": (*record.shown, *(c["id"] for c in batch)),
+        }
+    )
     reply = MoreReply.model_validate(
         {
             "turn_id": turn_id,
@@ -165,12 +159,10 @@ def serve_pending(
     return reply, updated
 
 
-def _notices(
-    record: dict[str, Any], stitch: StitchResult | None, *, page_cap: int
-) -> list[MoreNotice]:
-    locale = _locale(record)
+def _notices(record: PageRecord, stitch: StitchResult | None, *, page_cap: int) -> list[MoreNotice]:
+    locale = record.locale
     if stitch is None:
-        return [MoreNotice(kind="failure", text=say(FAILURE, locale, tool=record["tool"]))]
+        return [MoreNotice(kind="failure", text=say(FAILURE, locale, tool=record.tool))]
     if not stitch.ok:
         return [MoreNotice(kind="disclosure", text=say(STITCH_DISCARDED, locale))]
     if Anomaly.PAGE_CAP_REACHED in stitch.anomalies:
@@ -180,28 +172,27 @@ def _notices(
 
 async def fetch_more(
     upstream: Upstream,
-    record: dict[str, Any],
+    record: PageRecord,
     *,
     turn_id: str,
     slot: str,
     sentinel: int,
     page_cap: int = DEFAULT_PAGE_CAP,
-) -> tuple[MoreReply, dict[str, Any]]:
+) -> tuple[MoreReply, PageRecord]:
     """(reply, updated record) for one load-more request."""
-    arguments = {**record["arguments"], "cursor": record["cursor"]}
-    outcome = await upstream.call_tool(record["tool"], arguments)
-    project_id = record["arguments"].get("project_id")
+    arguments = {**record.arguments, "cursor": record.cursor}
+    outcome = await upstream.call_tool(record.tool, arguments)
     evidence = adjudicate(
         outcome,
         call_id=f"more_{slot}",
         slot=slot,
         sentinel=sentinel,
-        project_id=project_id if isinstance(project_id, str) else None,
+        project_id=_project_id(record),
         stitching=True,
     )
     if evidence.failed:
         # A failed page is not stitched (there is nothing to weigh): the reply says it failed.
-        stitch, updated = None, {**record, "cursor": None}
+        stitch, updated = None, record.model_copy(update={"cursor": None})
     else:
         nxt = stitch_next(record, evidence, slot=slot, page_cap=page_cap)
         stitch, updated = nxt.stitch, nxt.record

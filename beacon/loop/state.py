@@ -26,6 +26,8 @@ from beacon.loop.narrowing_state import Narrowing
 from beacon.loop.offers import Offer
 from beacon.loop.prompts import turn_block
 from beacon.loop.sets import Extreme
+from beacon.policy.audit import AuditRow
+from beacon.store.records import PageRecord
 from beacon.store.turns import TurnStore
 from beacon.upstream.link import UpstreamLink
 from beacon.wire.turns import TurnRequest
@@ -65,8 +67,8 @@ class TurnState:
     conversation: list[dict[str, Any]] = field(default_factory=list)  # the answer call's
     turn_block: str = field(default_factory=lambda: turn_block([], None))
     narrowing: Narrowing = field(default_factory=Narrowing)
-    audit: list[dict[str, Any]] = field(default_factory=list)  # PEP rows, saved with the answer
-    pages: dict[str, dict[str, Any]] = field(default_factory=dict)  # load-more, per slot
+    audit: list[AuditRow] = field(default_factory=list)  # PEP rows, saved with the answer
+    pages: dict[str, PageRecord] = field(default_factory=dict)  # load-more, per slot
     directory: list[dict[str, str]] = field(default_factory=list)  # round 0's projects
     # What the question limits its set by, read by code once the directory is known.
     constraints: tuple[Constraint, ...] = ()

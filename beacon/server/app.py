@@ -484,7 +484,7 @@ def create_app(settings: Settings) -> FastAPI:
     async def next_page(
         request: Request, identity: Identity, turn_id: str, slot: str, scenario: str | None
     ) -> Any:
-        pages = await anyio.to_thread.run_sync(store.load_pages, turn_id, slot)
+        pages = await anyio.to_thread.run_sync(store.load_page_record, turn_id, slot)
         if pages is None:
             return _error(409, "no_more", "this source has no further page")
         permission = decide_page(pages, identity.tiers, turn_id=turn_id, sub=identity.sub)

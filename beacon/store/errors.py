@@ -36,6 +36,8 @@ class SealedReason(StrEnum):
     # Tampering and a wrong context are indistinguishable under GCM, by design.
     AUTHENTICATION_FAILED = "authentication_failed"
     NOT_TEXT = "not_text"
+    # It opens, but is not the record its place holds (``beacon.store.records``).
+    MALFORMED_RECORD = "malformed_record"
 
 
 class SealedRecordError(StoreError):

@@ -27,11 +27,14 @@ import secrets
 import time
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
+from datetime import datetime
 from functools import partial
 from typing import Any, ClassVar, NamedTuple, Protocol, TypeVar
 
 import anyio
+from pydantic import BaseModel
 
+from beacon.policy.audit import AuditRow
 from beacon.store.crypto import Keyring, record_context, seal, unseal
 from beacon.store.errors import (
     KeyringError,
@@ -41,7 +44,15 @@ from beacon.store.errors import (
     StoreUnavailable,
     TurnTaken,
 )
-from beacon.store.records import Message, SaveFailed, SessionNotOwned, TurnRecord
+from beacon.store.records import (
+    Message,
+    NarrowingRecord,
+    PageRecord,
+    SaveFailed,
+    SessionNotOwned,
+    TurnRecord,
+    parse_record,
+)
 from beacon.store.schema import AUDIT_COLUMNS, AUDIT_INSERT, TOOL_CALL_COLUMNS, TOOL_CALL_INSERT
 from beacon.wire.frames import TERMINAL_FRAMES
 
@@ -62,6 +73,7 @@ FrameRow = tuple[str, int, str, bytes]
 # (seq, encoded frame)
 StoredFrame = tuple[int, bytes]
 T = TypeVar("T")
+R = TypeVar("R", bound=BaseModel)
 KEY_CHECK_SAMPLE = 20
 SEALED_TOKEN = "sealed:"  # a narration_audit token sealed at rest (base64 after it)
 # Who owns the record a JSON read opens (its first key is the turn's or session's id).
@@ -383,9 +395,9 @@ class TurnStore:
         question: str,
         answer: str,
         sources: Sequence[dict[str, Any]],
-        pages: Mapping[str, dict[str, Any]] | None = None,
-        audit: Sequence[dict[str, Any]] = (),
-        narrowing: tuple[str, dict[str, Any] | None] | None = None,
+        pages: Mapping[str, PageRecord] | None = None,
+        audit: Sequence[AuditRow] = (),
+        narrowing: tuple[str, NarrowingRecord | None] | None = None,
         narration: Sequence[Mapping[str, str]] = (),
         tool_calls: Sequence[Mapping[str, Any]] = (),
     ) -> None:
@@ -516,8 +528,11 @@ class TurnStore:
 
     # --- per-session and per-slot records ---------------------------------------
 
-    def _get_json(self, sql: str, key: tuple[str, ...], owner_sql: str, *place: str) -> Any:
-        """One sealed JSON record, opened with its owner (read by ``owner_sql``)."""
+    def _get_record(
+        self, kind: type[R], sql: str, key: tuple[str, ...], owner_sql: str, *place: str
+    ) -> R | None:
+        """One sealed record, opened with its owner (read by ``owner_sql``) and
+        parsed as ``kind``: one that does not parse is unreadable."""
 
         def read(db: Tx) -> tuple[Any, Any]:
             owner = db.execute(owner_sql, (key[0],)).fetchone()
@@ -526,15 +541,16 @@ class TurnStore:
         row, owner = self._read(read)
         if row is None:
             return None
-        return json.loads(self._unseal_text(row[0], "" if owner is None else str(owner[0]), *place))
+        text = self._unseal_text(row[0], "" if owner is None else str(owner[0]), *place)
+        return parse_record(kind, text)
 
-    def _write_narrowing(self, tx: Tx, session_id: str, record: dict[str, Any] | None) -> None:
+    def _write_narrowing(self, tx: Tx, session_id: str, record: NarrowingRecord | None) -> None:
         """The session's narrowing (None clears it): owned by dispatch, not the model."""
         if record is None:
             tx.execute("DELETE FROM narrowing WHERE session_id = ?", (session_id,))
             return
         owner = self._owner_of_session(tx, session_id) or ""
-        body = self._seal(json.dumps(record), owner, session_id, "narrowing")
+        body = self._seal(record.model_dump_json(), owner, session_id, "narrowing")
         tx.execute(
             "INSERT INTO narrowing (session_id, body, updated_at) VALUES (?, ?, ?) "
             "ON CONFLICT (session_id) DO UPDATE SET body = excluded.body, "
@@ -542,28 +558,28 @@ class TurnStore:
             (session_id, body, self.clock()),
         )
 
-    def load_narrowing(self, session_id: str) -> dict[str, Any] | None:
-        found = self._get_json(
+    def load_narrowing(self, session_id: str) -> NarrowingRecord | None:
+        return self._get_record(
+            NarrowingRecord,
             "SELECT body FROM narrowing WHERE session_id = ?",
             (session_id,),
             SESSION_OWNER,
             session_id,
             "narrowing",
         )
-        return found if isinstance(found, dict) else None
 
     def _write_pages(
-        self, tx: Tx, turn_id: str, slot: str, record: dict[str, Any], owner: str | None = None
+        self, tx: Tx, turn_id: str, slot: str, record: PageRecord, owner: str | None = None
     ) -> None:
         owner = owner if owner is not None else self._owner_of_turn(tx, turn_id) or ""
-        body = self._seal(json.dumps(record), owner, turn_id, "pages", slot)
+        body = self._seal(record.model_dump_json(), owner, turn_id, "pages", slot)
         tx.execute(
             "INSERT INTO pages (turn_id, slot, body) VALUES (?, ?, ?) "
             "ON CONFLICT (turn_id, slot) DO UPDATE SET body = excluded.body",
             (turn_id, slot, body),
         )
 
-    def save_pages(self, turn_id: str, slot: str, record: dict[str, Any]) -> None:
+    def save_pages(self, turn_id: str, slot: str, record: PageRecord) -> None:
         """What load-more needs to fetch and stitch the next page of one source."""
         with self._transaction() as tx:
             self._write_pages(tx, turn_id, slot, record)
@@ -577,8 +593,9 @@ class TurnStore:
         )
         return [str(r[0]) for r in rows]
 
-    def load_pages(self, turn_id: str, slot: str) -> dict[str, Any] | None:
-        found = self._get_json(
+    def load_page_record(self, turn_id: str, slot: str) -> PageRecord | None:
+        return self._get_record(
+            PageRecord,
             "SELECT body FROM pages WHERE turn_id = ? AND slot = ?",
             (turn_id, slot),
             TURN_OWNER,
@@ -586,7 +603,12 @@ class TurnStore:
             "pages",
             slot,
         )
-        return found if isinstance(found, dict) else None
+
+    def load_pages(self, turn_id: str, slot: str) -> dict[str, Any] | None:
+        """The record's JSON form, for the transcript's reader (``beacon.loop.
+        conversation``) until it reads ``load_page_record``; validated all the same."""
+        record = self.load_page_record(turn_id, slot)
+        return None if record is None else record.model_dump(mode="json")
 
     def save_feedback(self, turn_id: str, *, owner: str, rating: str, comment: str) -> None:
         """The user's verdict on an answer; the comment is content, so it is sealed."""
@@ -615,7 +637,7 @@ class TurnStore:
     # --- audit ------------------------------------------------------------------
 
     def record_audit(
-        self, rows: Sequence[dict[str, Any]], tool_calls: Sequence[Mapping[str, Any]] = ()
+        self, rows: Sequence[AuditRow], tool_calls: Sequence[Mapping[str, Any]] = ()
     ) -> None:
         """A turn's audit rows without an answer (the turn ended in an error)."""
         with self._transaction() as tx:
@@ -690,7 +712,7 @@ class TurnStore:
             used.setdefault(str(turn_id), set()).add(str(capability))
         return used
 
-    def audit_rows(self, turn_id: str) -> list[dict[str, Any]]:
+    def audit_rows(self, turn_id: str) -> list[AuditRow]:
         columns = ", ".join(AUDIT_COLUMNS)
         rows = self._read(
             lambda db: db.execute(
@@ -698,7 +720,7 @@ class TurnStore:
                 (turn_id,),
             ).fetchall()
         )
-        return [dict(zip(AUDIT_COLUMNS, row, strict=True)) for row in rows]
+        return [_audit_row(row) for row in rows]
 
 
 def _end_code(frame_type: str, encoded: bytes) -> str | None:
@@ -715,10 +737,35 @@ def _end_code(frame_type: str, encoded: bytes) -> str | None:
     return "unreadable"
 
 
-def _audit_values(row: Mapping[str, Any]) -> tuple[object, ...]:
+def _audit_values(row: AuditRow) -> tuple[object, ...]:
     # Flags are stored as 0/1 on every backend (PostgreSQL will not take a bool
     # into an integer column).
-    return tuple(int(row[c]) if c in ("allowed", "hint_present") else row[c] for c in AUDIT_COLUMNS)
+    values = row.as_record()
+    return tuple(
+        int(values[c]) if c in ("allowed", "hint_present") else values[c] for c in AUDIT_COLUMNS
+    )
+
+
+def _audit_row(stored: Sequence[Any]) -> AuditRow:
+    """A stored audit row (columns in ``AUDIT_COLUMNS`` order) as the PEP wrote it;
+    one whose time does not parse is unreadable."""
+    turn_id, sub, tool, capability, allowed, reason, hint_present, at = stored
+    try:
+        when = datetime.fromisoformat(str(at))
+    except ValueError as exc:
+        raise SealedRecordError(
+            SealedReason.MALFORMED_RECORD, "an audit row's time does not parse"
+        ) from exc
+    return AuditRow(
+        turn_id=str(turn_id),
+        sub=str(sub),
+        tool=str(tool),
+        capability=None if capability is None else str(capability),
+        allowed=bool(allowed),
+        reason=str(reason),
+        hint_present=bool(hint_present),
+        at=when,
+    )
 
 
 async def call_write(store: TurnStore, write: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:

@@ -147,10 +147,10 @@ def test_every_verdict_leaves_an_audit_row(
     token = stack.token(sub="audited", tiers=("essentials",))
     events = run_turn(chat, {"message": PHOTOS, "capability_hint": ["photo_ai"]}, token=token)
     rows = store.audit_rows(events[0].json()["turn_id"])
-    by_tool = {r["tool"]: r for r in rows}
-    assert by_tool["search_photos"]["allowed"] == 0 and by_tool["search_photos"]["hint_present"]
-    assert by_tool["list_projects"]["allowed"] == 1
-    assert all(r["sub"] == "audited" for r in rows)
+    by_tool = {r.tool: r for r in rows}
+    assert not by_tool["search_photos"].allowed and by_tool["search_photos"].hint_present
+    assert by_tool["list_projects"].allowed
+    assert all(r.sub == "audited" for r in rows)
 
 
 def test_feedback_is_the_owners_and_sealed(

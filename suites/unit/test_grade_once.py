@@ -74,7 +74,7 @@ def test_the_load_more_record_keeps_the_grade_the_frames_showed() -> None:
     evidence = adjudicated(PARTIAL_LEVEL, narrowed=True)
     record = page_record(evidence, locale="en")
     entry = evidence.count_entry()
-    assert (record["grade"], record["total"], record["has_more"]) == (
+    assert (record.grade, record.total, record.has_more) == (
         entry.grade,
         entry.total,
         entry.has_more,

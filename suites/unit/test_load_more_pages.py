@@ -18,6 +18,7 @@ import pytest
 from beacon.adjudication import Anomaly, PageSummary
 from beacon.loop.evidence import Evidence, adjudicate
 from beacon.loop.pages import fetch_more, has_more, page_record, serve_pending, stitch_next
+from beacon.store.records import PageRecord
 from beacon.upstream.mcp_client import McpUpstream, ToolOutcome
 from beacon.wire.frames import MoreReply
 from harness import producers
@@ -52,10 +53,10 @@ class Upstream:
 
 
 def more(
-    record: dict[str, Any], mode: str = "ok", **kwargs: Any
-) -> tuple[MoreReply, dict[str, Any], Upstream]:
-    asked = {**record["arguments"], "cursor": record["cursor"]}
-    upstream = Upstream(outcome(record["tool"], asked, mode))
+    record: PageRecord, mode: str = "ok", **kwargs: Any
+) -> tuple[MoreReply, PageRecord, Upstream]:
+    asked = {**record.arguments, "cursor": record.cursor}
+    upstream = Upstream(outcome(record.tool, asked, mode))
     reply, updated = anyio.run(
         partial(
             fetch_more,
@@ -73,10 +74,10 @@ def more(
 def test_a_clean_next_page_adds_its_cards_and_keeps_the_population() -> None:
     record = page_record(first_page(), locale="en")
     reply, updated, _ = more(record)
-    assert len(reply.citations) == 10 and not {c.id for c in reply.citations} & set(record["shown"])
+    assert len(reply.citations) == 10 and not {c.id for c in reply.citations} & set(record.shown)
     assert (reply.count.total, reply.count.grade, reply.count.displayed) == (173, "LOWER_BOUND", 20)
     assert reply.count.more is True and reply.anomalies == [] and reply.notices == []
-    assert len(updated["pages"]) == 2 and "anchors" not in updated
+    assert len(updated.pages) == 2 and updated.anchors == ()
 
 
 def test_a_drifting_next_page_is_set_aside_disclosed_and_anchored() -> None:
@@ -86,11 +87,11 @@ def test_a_drifting_next_page_is_set_aside_disclosed_and_anchored() -> None:
     (notice,) = reply.notices
     assert notice.kind == "disclosure" and "changed while paging" in notice.text
     assert reply.count.total == 173 and reply.count.displayed == 10  # page 1 only
-    assert reply.count.more is False and updated["cursor"] is None
-    (anchor,) = updated["anchors"]
+    assert reply.count.more is False and updated.cursor is None
+    (anchor,) = updated.anchors
     assert anchor["kind"] == "stitch_discarded" and anchor["slot"] == "c1"
     assert "total_changed" in anchor["anomalies"] and "first page only" in anchor["instruction"]
-    assert updated["pages"] == record["pages"]  # the set-aside page is not kept
+    assert updated.pages == record.pages  # the set-aside page is not kept
 
 
 @pytest.mark.parametrize(
@@ -115,17 +116,17 @@ def test_a_failed_next_page_is_a_failure_notice_not_a_stitch() -> None:
     assert reply.failed and reply.citations == [] and reply.anomalies == []
     (notice,) = reply.notices
     assert notice.kind == "failure" and "search_photos" in notice.text
-    assert updated["cursor"] is None and reply.count.more is False
+    assert updated.cursor is None and reply.count.more is False
 
 
-def _advanced(record: dict[str, Any], pages: int) -> dict[str, Any]:
+def _advanced(record: PageRecord, pages: int) -> PageRecord:
     """The record as it stands after ``pages`` clean pages (ids made up, totals equal)."""
-    first = PageSummary.model_validate(record["pages"][0])
+    first = record.pages[0]
     extra = [
         PageSummary(total=first.total, bound=first.bound, ids=(f"x-{n}",), has_more=True)
         for n in range(pages - 1)
     ]
-    return {**record, "pages": [*record["pages"], *(p.model_dump(mode="json") for p in extra)]}
+    return record.model_copy(update={"pages": (*record.pages, *extra)})
 
 
 def test_the_fifth_page_that_still_has_more_stops_and_says_so() -> None:
@@ -135,14 +136,14 @@ def test_the_fifth_page_that_still_has_more_stops_and_says_so() -> None:
     (notice,) = reply.notices
     assert notice.kind == "disclosure" and "5 pages" in notice.text
     assert reply.count.more is False and reply.count.has_more is True
-    assert not has_more(updated) and updated["cursor"] is not None
+    assert not has_more(updated) and updated.cursor is not None
 
 
 def test_no_page_past_the_cap_is_offered() -> None:
     record = _advanced(page_record(first_page(), locale="en"), 5)
     assert not has_more(record)
     assert has_more(record, page_cap=6)  # the cap is configuration
-    assert has_more({**record, "pending": [["ph-x", "t", None, None, None]]})
+    assert has_more(record.model_copy(update={"pending": (["ph-x", "t", None, None, None],)}))
 
 
 def test_a_page_past_the_cap_is_set_aside_even_when_asked_for() -> None:
@@ -151,7 +152,7 @@ def test_a_page_past_the_cap_is_set_aside_even_when_asked_for() -> None:
     assert len(upstream.calls) == 1
     assert reply.citations == [] and reply.anomalies == ["page_cap_exceeded"]
     assert [n.kind for n in reply.notices] == ["disclosure"]
-    assert updated["cursor"] is None and len(updated["pages"]) == 5
+    assert updated.cursor is None and len(updated.pages) == 5
 
 
 def test_a_stitch_onto_a_record_at_its_cap_is_discarded() -> None:
@@ -159,7 +160,7 @@ def test_a_stitch_onto_a_record_at_its_cap_is_discarded() -> None:
     record = page_record(evidence, locale="en")
     nxt = stitch_next(record, evidence, slot="c1", page_cap=1)
     assert not nxt.stitch.ok and nxt.stitch.anomalies[-1] is Anomaly.PAGE_CAP_EXCEEDED
-    assert nxt.record["cursor"] is None
+    assert nxt.record.cursor is None
 
 
 def test_a_page_kept_without_a_summary_is_weighed_as_unaccounted() -> None:
@@ -182,7 +183,7 @@ def test_pending_cards_carry_the_turns_count_entry_forward() -> None:
     served = serve_pending(record, turn_id="t_1", slot="c1")
     assert served is not None
     reply, updated = served
-    assert [c.id for c in reply.citations] == updated["shown"][10:]
+    assert [c.id for c in reply.citations] == list(updated.shown[10:])
     assert reply.count.model_dump(exclude={"displayed"}) == turn_entry.model_dump(
         exclude={"displayed"}
     )
@@ -201,6 +202,6 @@ def test_a_record_saved_before_this_shape_still_serves() -> None:
         "grade": "LOWER_BOUND",
         "has_more": True,
     }
-    served = serve_pending(legacy, turn_id="t_1", slot="c1")
+    served = serve_pending(PageRecord.model_validate(legacy), turn_id="t_1", slot="c1")
     assert served is not None
     assert (served[0].count.total, served[0].count.displayed) == (173, 2)

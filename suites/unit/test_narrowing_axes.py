@@ -25,6 +25,7 @@ from beacon.loop.narrowing_state import (
     resume,
     scoped_arguments,
 )
+from beacon.store.records import NarrowingRecord
 from beacon.upstream.mcp_client import ToolOutcome
 from beacon.wire.frames import Citation, CitationTarget
 from beacon.wire.tools import tool_spec
@@ -147,7 +148,7 @@ def test_the_scope_is_still_spread_last_and_only_with_keys_the_tool_accepts() ->
             }
         ],
     }
-    active = resume(record, "only march 2026")
+    active = resume(NarrowingRecord.model_validate(record), "only march 2026")
     assert scoped_arguments("query_data", model, active) == {
         "project_id": HARBOR,
         "question": "q",
@@ -358,7 +359,7 @@ def test_a_query_data_listing_is_offered_months_and_the_chosen_month_narrows_the
     assert [o["recommended"] for o in options] == [True, False, False]
 
     record = {"state": "offered", "tool": "query_data", "arguments": arguments, "options": options}
-    chosen = resume(record, options[0]["reply"])
+    chosen = resume(NarrowingRecord.model_validate(record), options[0]["reply"])
     scoped = scoped_arguments("query_data", arguments, chosen)
     narrowed = query_data(ctx, QueryDataArgs.model_validate(scoped), Flags())
     year, month = int(top[0][:4]), int(top[0][5:])
@@ -385,7 +386,9 @@ def test_a_status_chosen_from_annotation_records_narrows_list_annotations() -> N
     assert [o["scope"] for o in options] == [{"status": s, "limit": 100} for s in ranked]
 
     record = {"state": "offered", "tool": "list_annotations", "arguments": arguments}
-    chosen = resume({**record, "options": options}, options[0]["reply"])
+    chosen = resume(
+        NarrowingRecord.model_validate({**record, "options": options}), options[0]["reply"]
+    )
     scoped = scoped_arguments("list_annotations", arguments, chosen)
     narrowed = list_annotations(ctx, ListAnnotationsArgs.model_validate(scoped), Flags())
     expected = {

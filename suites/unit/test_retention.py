@@ -13,8 +13,11 @@ from pathlib import Path
 
 import pytest
 
+from beacon.adjudication import GateState, Grade
+from beacon.policy.audit import AuditRow
 from beacon.store.backends import open_store
 from beacon.store.crypto import new_key_slot, parse_keys
+from beacon.store.records import NarrowingRecord, PageRecord
 from beacon.store.retention import (
     DAY_S,
     Figures,
@@ -25,6 +28,18 @@ from beacon.store.retention import (
     retention_now,
 )
 from beacon.store.turns import OpenTurn, TurnStore
+
+PAGE = PageRecord(
+    tool="search_photos",
+    arguments={},
+    cursor="next",
+    pages=(),
+    shown=(),
+    grade=Grade.LOWER_BOUND,
+    has_more=True,
+    total=None,
+)
+NARROWING = NarrowingRecord(state=GateState.OFFERED, tool="search_photos")
 
 HOUR_S = 3600.0
 
@@ -64,18 +79,18 @@ def _turn(
         question=f"question of {turn_id}",
         answer=f"answer of {turn_id}",
         sources=[],
-        pages={"c1": {"cursor": "next"}},
+        pages={"c1": PAGE},
         audit=[
-            {
-                "turn_id": turn_id,
-                "sub": "u",
-                "tool": "search_photos",
-                "capability": "photo_ai",
-                "allowed": True,
-                "reason": "entitled",
-                "hint_present": False,
-                "at": datetime.fromtimestamp(at, UTC).isoformat(),
-            }
+            AuditRow(
+                turn_id=turn_id,
+                sub="u",
+                tool="search_photos",
+                capability="photo_ai",
+                allowed=True,
+                reason="entitled",
+                hint_present=False,
+                at=datetime.fromtimestamp(at, UTC),
+            )
         ],
         narration=[{"kind": "narration_dropped", "rule": "free_count", "token": "12"}],
         tool_calls=[
@@ -92,7 +107,7 @@ def _turn(
                 "total_is_lower_bound": True,
             }
         ],
-        narrowing=(session_id, {"tool": "search_photos"}) if narrowing and session_id else None,
+        narrowing=(session_id, NARROWING) if narrowing and session_id else None,
     )
     store.append_frames([(turn_id, 2, "delta", b"d"), (turn_id, 3, "done", b"x")])
     if feedback:
@@ -170,7 +185,7 @@ def test_turns_aged_by_the_clock_are_pruned_and_nothing_younger_is_touched(
     # … and nothing younger (nor the running turn) is touched.
     assert store.turn("stuck") is not None and store.frames_after("stuck", 0) == [b"s"]
     assert store.session_owner("s_mixed") == "u"
-    assert store.load_narrowing("s_mixed") == {"tool": "search_photos"}
+    assert store.load_narrowing("s_mixed") == NARROWING
     assert [(m.turn_id, m.role) for m in store.transcript("s_mixed")] == [
         ("young", "user"),
         ("young", "assistant"),

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from beacon.policy.audit import AuditRow
 from beacon.store.backends import open_store
 from beacon.store.crypto import new_key_slot, parse_keys
 from beacon.store.report import percentile
@@ -39,17 +40,17 @@ def _call(tool: str, verdict: str, grade: str, ms: float | None, n: int = 1) -> 
     }
 
 
-def _audit(turn_id: str, capability: str, allowed: bool, at: float) -> dict[str, Any]:
-    return {
-        "turn_id": turn_id,
-        "sub": "analyst",
-        "tool": "t",
-        "capability": capability,
-        "allowed": allowed,
-        "reason": "entitled" if allowed else "tier",
-        "hint_present": False,
-        "at": datetime.fromtimestamp(at, UTC).isoformat(),
-    }
+def _audit(turn_id: str, capability: str, allowed: bool, at: float) -> AuditRow:
+    return AuditRow(
+        turn_id=turn_id,
+        sub="analyst",
+        tool="t",
+        capability=capability,
+        allowed=allowed,
+        reason="entitled" if allowed else "tier",
+        hint_present=False,
+        at=datetime.fromtimestamp(at, UTC),
+    )
 
 
 def _error(seq: int, code: str) -> bytes:
@@ -64,7 +65,7 @@ def _answered(
     answer_after_s: float,
     end_after_s: float,
     calls: list[dict[str, Any]],
-    audit: list[dict[str, Any]],
+    audit: list[AuditRow],
     narration: list[dict[str, str]] = (),  # type: ignore[assignment]
 ) -> None:
     store.clock = lambda: at

@@ -12,12 +12,16 @@ import subprocess
 import sys
 import threading
 from collections.abc import Callable, Iterator
+from dataclasses import replace
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import psycopg
 import pytest
 
+from beacon.adjudication import GateState, Grade
+from beacon.policy.audit import AuditRow
 from beacon.store.backends import open_store
 from beacon.store.crypto import format_key, generate_key, parse_keys
 from beacon.store.errors import (
@@ -27,9 +31,20 @@ from beacon.store.errors import (
     StoreError,
     TurnTaken,
 )
+from beacon.store.records import NarrowingRecord, PageRecord
 from beacon.store.sqlite import SqliteStore
 from beacon.store.turns import OpenTurn, SaveFailed, SessionNotOwned, TurnStore
 
+SECRET_PAGE = PageRecord(
+    tool="search_photos",
+    arguments={"query": "secret page"},
+    cursor=None,
+    pages=(),
+    shown=(),
+    grade=Grade.EXACT,
+    has_more=False,
+    total=0,
+)
 K1, K2 = format_key("k1", generate_key()), format_key("k2", generate_key())
 # Every table that holds sealed content, with its sealed column(s).
 SEALED = {
@@ -123,8 +138,8 @@ def test_content_is_not_stored_in_the_clear(backend: Backend) -> None:
         question="secret question",
         answer="secret answer",
         sources=[{"title": "secret source"}],
-        pages={"search#1": {"secret": "page"}},
-        narrowing=("s1", {"secret": "narrowing"}),
+        pages={"search#1": SECRET_PAGE},
+        narrowing=("s1", NarrowingRecord(state=GateState.OFFERED, tool="secret narrowing")),
         narration=[{"kind": "dropped", "rule": "free_count", "token": "secret phrase"}],
     )
     kept.save_feedback("t1", owner="u", rating="down", comment="secret comment")
@@ -224,17 +239,13 @@ def test_a_closed_store_refuses_work(backend: Backend) -> None:
 
 def test_audit_rows_keep_their_order_and_flags(backend: Backend) -> None:
     kept = backend.store()
-    row = {"turn_id": "t1", "sub": "u", "capability": None, "reason": "r", "at": "now"}
-    kept.record_audit(
-        [
-            {**row, "tool": "search_photos", "allowed": True, "hint_present": False},
-            {**row, "tool": "query_data", "allowed": False, "hint_present": True},
-        ]
-    )
+    at = datetime(2026, 3, 1, 12, tzinfo=UTC)
+    row = AuditRow("t1", "u", "search_photos", None, True, "r", False, at)
+    kept.record_audit([row, replace(row, tool="query_data", allowed=False, hint_present=True)])
     rows = kept.audit_rows("t1")
-    assert [(r["tool"], r["allowed"], r["hint_present"]) for r in rows] == [
-        ("search_photos", 1, 0),
-        ("query_data", 0, 1),
+    assert [(r.tool, r.allowed, r.hint_present) for r in rows] == [
+        ("search_photos", True, False),
+        ("query_data", False, True),
     ]
 
 
