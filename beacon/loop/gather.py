@@ -15,12 +15,12 @@ from typing import Any
 
 from beacon.adjudication.constraints import read_constraints
 from beacon.lexicon.clock import today
+from beacon.lexicon.copy import BUDGET, say
 from beacon.llm.client import Completion, stream_completion
 from beacon.loop.aggregate import AggregateCorrection
 from beacon.loop.catalog import openai_tools
 from beacon.loop.citations import records_of
 from beacon.loop.context import project_directory
-from beacon.loop.copy import BUDGET, say
 from beacon.loop.dispatch import call, deny_needed_tools, lacks_intent_tool
 from beacon.loop.evidence import digest
 from beacon.loop.narrowing_state import scoped_arguments

@@ -26,9 +26,10 @@ from beacon.adjudication.slots import (
     split_sentences,
 )
 from beacon.adjudication.standing import Source, Standing, build_standing, strings_in
-from beacon.loop.copy import say
+from beacon.lexicon.copy import say
+from beacon.lexicon.narration import NOTHING_SAYABLE
 from beacon.loop.evidence import Evidence
-from beacon.loop.narrator import NOTHING_SAYABLE, narrate
+from beacon.loop.narrator import narrate
 
 # Japanese runs its sentences on after 。; the other locales put a space between.
 SENTENCE_JOINER: Mapping[str, str] = {"ja": ""}

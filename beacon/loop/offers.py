@@ -29,8 +29,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from beacon.adjudication.constraints import Constraint
-from beacon.lexicon.words import COMPARE, HOW_MANY_PATTERNS
-from beacon.loop.copy import (
+from beacon.lexicon.copy import (
     AND,
     COMPARE_WITH,
     FEASIBLE,
@@ -42,6 +41,7 @@ from beacon.loop.copy import (
     PROJECT_REPLY,
     say,
 )
+from beacon.lexicon.words import COMPARE, HOW_MANY_PATTERNS
 from beacon.loop.intent import CITED_AS, named_kinds
 from beacon.policy.notices import capability_label
 from beacon.wire.tools import tool_specs

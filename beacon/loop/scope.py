@@ -21,7 +21,7 @@ from typing import Any
 from beacon.adjudication import SlotValue
 from beacon.adjudication.constraints import Constraint, corrective_arguments, missing_sides
 from beacon.adjudication.slots import render_slot
-from beacon.loop.copy import SCOPE_COUNT, SCOPE_MISSING_SIDE, SCOPE_UNAPPLIED, say
+from beacon.lexicon.copy import SCOPE_COUNT, SCOPE_MISSING_SIDE, SCOPE_UNAPPLIED, say
 from beacon.loop.evidence import Evidence
 from beacon.loop.narration import Narration
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from beacon.adjudication import grade_view_list
-from beacon.loop.copy import VIEW_TRUNCATED, say
+from beacon.lexicon.copy import VIEW_TRUNCATED, say
 from beacon.wire.turns import VIEW_ANNOTATIONS_CAP, ViewContext
 
 

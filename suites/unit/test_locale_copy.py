@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-import beacon.loop.copy as loop_copy
-import beacon.loop.narrator as code_narrator
-import beacon.policy.notices as notices
+import beacon.lexicon.copy as loop_copy
+import beacon.lexicon.denials as denials
+import beacon.lexicon.narration as narration_copy
 import stub_server.rules_copy as rules_copy
 from beacon.loop.narrator import narrate as code_narrate
 from stub_server.rules_narrator import narrate as model_narrate
@@ -43,8 +43,10 @@ def locale_tables(module: ModuleType) -> Iterator[tuple[str, Mapping[str, Any]]]
                 yield f"{name}[{key}]", table
 
 
+# The sentence modules: the lexicon's copy (every table of the package is checked for its
+# locales by test_lexicon_locales.py) and the stub's own copy (a foreign model's, kept apart).
 @pytest.mark.parametrize(
-    "module", [loop_copy, code_narrator, rules_copy, notices], ids=lambda m: m.__name__
+    "module", [loop_copy, narration_copy, rules_copy, denials], ids=lambda m: m.__name__
 )
 def test_every_copy_table_has_the_five_locales(module: ModuleType) -> None:
     tables = dict(locale_tables(module))
