@@ -1,5 +1,5 @@
-"""The turn store's tables, in SQLite's and PostgreSQL's words, kept apart from the
-code that reads them.
+"""The turn store's tables, described once (``TABLES``, ``INDEXES``) and written
+out in SQLite's and PostgreSQL's words, kept apart from the code that reads them.
 
 The two schemas hold the same columns; where a table has no key that orders it
 (messages, audit rows), SQLite's ``rowid`` does and PostgreSQL gets an identity
@@ -15,104 +15,218 @@ guard's) it is what ``beacon report`` reads.
 
 from __future__ import annotations
 
-SQLITE_SCHEMA = """
-CREATE TABLE IF NOT EXISTS sessions (
-  id TEXT PRIMARY KEY, owner TEXT NOT NULL, created_at REAL NOT NULL);
-CREATE TABLE IF NOT EXISTS turns (
-  id TEXT PRIMARY KEY, session_id TEXT, owner TEXT NOT NULL, mode TEXT NOT NULL,
-  status TEXT NOT NULL, created_at REAL NOT NULL);
-CREATE TABLE IF NOT EXISTS frames (
-  turn_id TEXT NOT NULL, seq INTEGER NOT NULL, type TEXT NOT NULL, body BLOB NOT NULL,
-  PRIMARY KEY (turn_id, seq));
-CREATE TABLE IF NOT EXISTS answers (
-  turn_id TEXT PRIMARY KEY, body BLOB NOT NULL, sources BLOB NOT NULL, saved_at REAL NOT NULL);
-CREATE TABLE IF NOT EXISTS messages (
-  session_id TEXT NOT NULL, turn_id TEXT NOT NULL, role TEXT NOT NULL, body BLOB NOT NULL,
-  created_at REAL NOT NULL);
-CREATE TABLE IF NOT EXISTS audit (
-  turn_id TEXT NOT NULL, sub TEXT NOT NULL, tool TEXT NOT NULL, capability TEXT,
-  allowed INTEGER NOT NULL, reason TEXT NOT NULL, hint_present INTEGER NOT NULL, at TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS narration_audit (
-  turn_id TEXT NOT NULL, kind TEXT NOT NULL, rule TEXT NOT NULL, token TEXT NOT NULL,
-  at REAL NOT NULL);
-CREATE INDEX IF NOT EXISTS narration_audit_by_turn ON narration_audit (turn_id);
-CREATE TABLE IF NOT EXISTS narrowing (
-  session_id TEXT PRIMARY KEY, body BLOB NOT NULL, updated_at REAL NOT NULL);
-CREATE TABLE IF NOT EXISTS pages (
-  turn_id TEXT NOT NULL, slot TEXT NOT NULL, body BLOB NOT NULL, PRIMARY KEY (turn_id, slot));
-CREATE TABLE IF NOT EXISTS feedback (
-  turn_id TEXT PRIMARY KEY, owner TEXT NOT NULL, rating TEXT NOT NULL, body BLOB NOT NULL,
-  at REAL NOT NULL);
-CREATE INDEX IF NOT EXISTS messages_by_session ON messages (session_id, created_at);
-CREATE TABLE IF NOT EXISTS tool_calls (
-  turn_id TEXT NOT NULL, call_id TEXT NOT NULL, tool TEXT NOT NULL, args_digest TEXT NOT NULL,
-  duration_ms REAL, verdict TEXT NOT NULL, grade TEXT NOT NULL, returned INTEGER,
-  total INTEGER, total_is_lower_bound INTEGER NOT NULL, at REAL NOT NULL);
-CREATE INDEX IF NOT EXISTS tool_calls_by_turn ON tool_calls (turn_id);
-CREATE INDEX IF NOT EXISTS tool_calls_by_at ON tool_calls (at);
-CREATE INDEX IF NOT EXISTS turns_by_created ON turns (created_at);
-CREATE INDEX IF NOT EXISTS audit_by_at ON audit (at);
-CREATE INDEX IF NOT EXISTS narration_audit_by_at ON narration_audit (at);
-"""
-# Added after the first schema: ALTERed into a database that lacks them.
-SQLITE_WORKER_COLUMN = "ALTER TABLE turns ADD COLUMN worker INTEGER"
-SQLITE_LATER_COLUMNS = {
-    "worker": SQLITE_WORKER_COLUMN,
-    "code": "ALTER TABLE turns ADD COLUMN code TEXT",
-    "first_answer_at": "ALTER TABLE turns ADD COLUMN first_answer_at REAL",
-    "ended_at": "ALTER TABLE turns ADD COLUMN ended_at REAL",
+from dataclasses import dataclass
+from typing import Literal
+
+Kind = Literal["text", "real", "int", "bigint", "blob"]
+SQLITE_TYPES: dict[Kind, str] = {
+    "text": "TEXT",
+    "real": "REAL",
+    "int": "INTEGER",
+    "bigint": "INTEGER",
+    "blob": "BLOB",
+}
+POSTGRES_TYPES: dict[Kind, str] = {
+    "text": "TEXT",
+    "real": "DOUBLE PRECISION",
+    "int": "INTEGER",
+    "bigint": "BIGINT",
+    "blob": "BYTEA",
 }
 
-POSTGRES_SCHEMA = """
-CREATE TABLE IF NOT EXISTS sessions (
-  id TEXT PRIMARY KEY, owner TEXT NOT NULL, created_at DOUBLE PRECISION NOT NULL);
-CREATE TABLE IF NOT EXISTS turns (
-  id TEXT PRIMARY KEY, session_id TEXT, owner TEXT NOT NULL, mode TEXT NOT NULL,
-  status TEXT NOT NULL, created_at DOUBLE PRECISION NOT NULL);
-ALTER TABLE turns ADD COLUMN IF NOT EXISTS worker BIGINT;
-ALTER TABLE turns ADD COLUMN IF NOT EXISTS code TEXT;
-ALTER TABLE turns ADD COLUMN IF NOT EXISTS first_answer_at DOUBLE PRECISION;
-ALTER TABLE turns ADD COLUMN IF NOT EXISTS ended_at DOUBLE PRECISION;
-CREATE INDEX IF NOT EXISTS turns_by_created ON turns (created_at);
-CREATE INDEX IF NOT EXISTS turns_running ON turns (status) WHERE status = 'running';
-CREATE TABLE IF NOT EXISTS frames (
-  turn_id TEXT NOT NULL, seq INTEGER NOT NULL, type TEXT NOT NULL, body BYTEA NOT NULL,
-  PRIMARY KEY (turn_id, seq));
-CREATE TABLE IF NOT EXISTS answers (
-  turn_id TEXT PRIMARY KEY, body BYTEA NOT NULL, sources BYTEA NOT NULL,
-  saved_at DOUBLE PRECISION NOT NULL);
-CREATE TABLE IF NOT EXISTS messages (
-  n BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-  session_id TEXT NOT NULL, turn_id TEXT NOT NULL, role TEXT NOT NULL, body BYTEA NOT NULL,
-  created_at DOUBLE PRECISION NOT NULL);
-CREATE TABLE IF NOT EXISTS audit (
-  n BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-  turn_id TEXT NOT NULL, sub TEXT NOT NULL, tool TEXT NOT NULL, capability TEXT,
-  allowed INTEGER NOT NULL, reason TEXT NOT NULL, hint_present INTEGER NOT NULL, at TEXT NOT NULL);
-CREATE INDEX IF NOT EXISTS audit_by_turn ON audit (turn_id);
-CREATE TABLE IF NOT EXISTS narration_audit (
-  n BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-  turn_id TEXT NOT NULL, kind TEXT NOT NULL, rule TEXT NOT NULL, token TEXT NOT NULL,
-  at DOUBLE PRECISION NOT NULL);
-CREATE INDEX IF NOT EXISTS narration_audit_by_turn ON narration_audit (turn_id);
-CREATE TABLE IF NOT EXISTS narrowing (
-  session_id TEXT PRIMARY KEY, body BYTEA NOT NULL, updated_at DOUBLE PRECISION NOT NULL);
-CREATE TABLE IF NOT EXISTS pages (
-  turn_id TEXT NOT NULL, slot TEXT NOT NULL, body BYTEA NOT NULL, PRIMARY KEY (turn_id, slot));
-CREATE TABLE IF NOT EXISTS feedback (
-  turn_id TEXT PRIMARY KEY, owner TEXT NOT NULL, rating TEXT NOT NULL, body BYTEA NOT NULL,
-  at DOUBLE PRECISION NOT NULL);
-CREATE INDEX IF NOT EXISTS messages_by_session ON messages (session_id, created_at);
-CREATE TABLE IF NOT EXISTS tool_calls (
-  n BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-  turn_id TEXT NOT NULL, call_id TEXT NOT NULL, tool TEXT NOT NULL, args_digest TEXT NOT NULL,
-  duration_ms DOUBLE PRECISION, verdict TEXT NOT NULL, grade TEXT NOT NULL, returned BIGINT,
-  total BIGINT, total_is_lower_bound INTEGER NOT NULL, at DOUBLE PRECISION NOT NULL);
-CREATE INDEX IF NOT EXISTS tool_calls_by_turn ON tool_calls (turn_id);
-CREATE INDEX IF NOT EXISTS tool_calls_by_at ON tool_calls (at);
-CREATE INDEX IF NOT EXISTS audit_by_at ON audit (at);
-CREATE INDEX IF NOT EXISTS narration_audit_by_at ON narration_audit (at);
-"""
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    name: str
+    kind: Kind
+    nullable: bool = False
+    # Added after the first schema: ALTERed into a database that lacks it.
+    later: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    name: str
+    columns: tuple[Column, ...]
+    key: tuple[str, ...] = ()
+    # No key orders its rows: SQLite's rowid does, PostgreSQL gets an identity ``n``.
+    ordered: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Index:
+    name: str
+    table: str
+    columns: tuple[str, ...]
+    where: str | None = None
+
+
+def _c(name: str, kind: Kind, *, null: bool = False, later: bool = False) -> Column:
+    return Column(name, kind, nullable=null, later=later)
+
+
+TABLES: tuple[Table, ...] = (
+    Table("sessions", (_c("id", "text"), _c("owner", "text"), _c("created_at", "real")), ("id",)),
+    Table(
+        "turns",
+        (
+            _c("id", "text"),
+            _c("session_id", "text", null=True),
+            _c("owner", "text"),
+            _c("mode", "text"),
+            _c("status", "text"),
+            _c("created_at", "real"),
+            _c("worker", "bigint", null=True, later=True),
+            _c("code", "text", null=True, later=True),
+            _c("first_answer_at", "real", null=True, later=True),
+            _c("ended_at", "real", null=True, later=True),
+        ),
+        ("id",),
+    ),
+    Table(
+        "frames",
+        (_c("turn_id", "text"), _c("seq", "int"), _c("type", "text"), _c("body", "blob")),
+        ("turn_id", "seq"),
+    ),
+    Table(
+        "answers",
+        (_c("turn_id", "text"), _c("body", "blob"), _c("sources", "blob"), _c("saved_at", "real")),
+        ("turn_id",),
+    ),
+    Table(
+        "messages",
+        (
+            _c("session_id", "text"),
+            _c("turn_id", "text"),
+            _c("role", "text"),
+            _c("body", "blob"),
+            _c("created_at", "real"),
+        ),
+        ordered=True,
+    ),
+    Table(
+        "audit",
+        (
+            _c("turn_id", "text"),
+            _c("sub", "text"),
+            _c("tool", "text"),
+            _c("capability", "text", null=True),
+            _c("allowed", "int"),
+            _c("reason", "text"),
+            _c("hint_present", "int"),
+            _c("at", "text"),
+        ),
+        ordered=True,
+    ),
+    Table(
+        "narration_audit",
+        (
+            _c("turn_id", "text"),
+            _c("kind", "text"),
+            _c("rule", "text"),
+            _c("token", "text"),
+            _c("at", "real"),
+        ),
+        ordered=True,
+    ),
+    Table(
+        "narrowing",
+        (_c("session_id", "text"), _c("body", "blob"), _c("updated_at", "real")),
+        ("session_id",),
+    ),
+    Table(
+        "pages",
+        (_c("turn_id", "text"), _c("slot", "text"), _c("body", "blob")),
+        ("turn_id", "slot"),
+    ),
+    Table(
+        "feedback",
+        (
+            _c("turn_id", "text"),
+            _c("owner", "text"),
+            _c("rating", "text"),
+            _c("body", "blob"),
+            _c("at", "real"),
+        ),
+        ("turn_id",),
+    ),
+    Table(
+        "tool_calls",
+        (
+            _c("turn_id", "text"),
+            _c("call_id", "text"),
+            _c("tool", "text"),
+            _c("args_digest", "text"),
+            _c("duration_ms", "real", null=True),
+            _c("verdict", "text"),
+            _c("grade", "text"),
+            _c("returned", "bigint", null=True),
+            _c("total", "bigint", null=True),
+            _c("total_is_lower_bound", "int"),
+            _c("at", "real"),
+        ),
+        ordered=True,
+    ),
+)
+
+INDEXES: tuple[Index, ...] = (
+    Index("turns_by_created", "turns", ("created_at",)),
+    # The running turns a restart or a dead process's check looks for.
+    Index("turns_running", "turns", ("status",), where="status = 'running'"),
+    Index("messages_by_session", "messages", ("session_id", "created_at")),
+    Index("audit_by_turn", "audit", ("turn_id",)),
+    Index("audit_by_at", "audit", ("at",)),
+    Index("narration_audit_by_turn", "narration_audit", ("turn_id",)),
+    Index("narration_audit_by_at", "narration_audit", ("at",)),
+    Index("tool_calls_by_turn", "tool_calls", ("turn_id",)),
+    Index("tool_calls_by_at", "tool_calls", ("at",)),
+)
+
+
+def _column(column: Column, types: dict[Kind, str]) -> str:
+    return f"{column.name} {types[column.kind]}{'' if column.nullable else ' NOT NULL'}"
+
+
+def _create(table: Table, types: dict[Kind, str], order_column: str | None) -> str:
+    parts = [order_column] if table.ordered and order_column else []
+    parts += [_column(c, types) for c in table.columns if not c.later]
+    if table.key:
+        parts.append(f"PRIMARY KEY ({', '.join(table.key)})")
+    return f"CREATE TABLE IF NOT EXISTS {table.name} (\n  " + ",\n  ".join(parts) + ");"
+
+
+def _index(index: Index) -> str:
+    where = f" WHERE {index.where}" if index.where else ""
+    columns = ", ".join(index.columns)
+    return f"CREATE INDEX IF NOT EXISTS {index.name} ON {index.table} ({columns}){where};"
+
+
+def _alter(table: Table, column: Column, types: dict[Kind, str], if_missing: str) -> str:
+    return f"ALTER TABLE {table.name} ADD COLUMN {if_missing}{_column(column, types)}"
+
+
+SQLITE_SCHEMA = "\n".join(
+    [*(_create(t, SQLITE_TYPES, None) for t in TABLES), *(_index(i) for i in INDEXES)]
+)
+# SQLite has no ADD COLUMN IF NOT EXISTS: the store ALTERs in what a table lacks.
+SQLITE_LATER_COLUMNS: dict[tuple[str, str], str] = {
+    (t.name, c.name): _alter(t, c, SQLITE_TYPES, "") for t in TABLES for c in t.columns if c.later
+}
+POSTGRES_SCHEMA = "\n".join(
+    [
+        *(
+            _create(t, POSTGRES_TYPES, "n BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY")
+            for t in TABLES
+        ),
+        *(
+            _alter(t, c, POSTGRES_TYPES, "IF NOT EXISTS ") + ";"
+            for t in TABLES
+            for c in t.columns
+            if c.later
+        ),
+        *(_index(i) for i in INDEXES),
+    ]
+)
 
 AUDIT_COLUMNS = (
     "turn_id",

@@ -50,8 +50,8 @@ class SqliteStore(TurnStore):
         self._writer.execute("PRAGMA journal_mode=WAL")  # a property of the file
         self._writer.execute("PRAGMA wal_autocheckpoint=0")  # see checkpoint()
         self._writer.executescript(SQLITE_SCHEMA)
-        columns = {row[1] for row in self._writer.execute("PRAGMA table_info(turns)")}
-        for name, alter in SQLITE_LATER_COLUMNS.items():
+        for (table, name), alter in SQLITE_LATER_COLUMNS.items():
+            columns = {row[1] for row in self._writer.execute(f"PRAGMA table_info({table})")}
             if name not in columns:
                 self._writer.execute(alter)
         self._reader: sqlite3.Connection | None = self._open()
