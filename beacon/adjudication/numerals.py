@@ -5,8 +5,9 @@ whatever dress a model puts it: digits with any grouping (``3,000``,
 ``3.000``, ``3 000``), full-width digits, number words (``ten``, ``zehn``,
 ``diez``), counter forms (``10장``, ``총 10건``, ``10枚``, ``十枚``,
 ``열두 장``, ``ふたつ``). Spelled-out words in en/de/es are read by
-``text2num``; Japanese kanji numerals by ``suji``; Korean counting words have
-no library, so they are a table here.
+``text2num``; Japanese kanji numerals by ``suji``; the words those leave alone
+(Korean counting words, kana, small count words) are ``beacon.lexicon.numerals``'s
+tables, from which the patterns here are built.
 
 A token glued to letters on its left (``ph-0042``, ``L3``, ``IMG_2041``) is an
 identifier, not a count — the caller decides whether identifiers may stay.
@@ -17,10 +18,13 @@ from __future__ import annotations
 import difflib
 import re
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import suji
 from text_to_num import alpha2digit
+
+from beacon.lexicon import numerals as lex
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,80 +55,53 @@ _DIGITS = re.compile(r"\d+(?:[,.\u00a0\u202f ]\d{3}(?!\d))*(?:[.,]\d+)?")
 _ID_BEFORE = re.compile(r"[A-Za-z][A-Za-z_-]*[-_]?$")
 _ORDINAL_AFTER = re.compile(r"(?:st|nd|rd|th)\b", re.IGNORECASE)
 
-# Small numbers text2num leaves alone (its threshold keeps "one" and "two" as words,
-# since "one" is so often a pronoun); the count-bearing ones are listed here.
-_SMALL_WORDS: dict[str, re.Pattern[str]] = {
-    "en": re.compile(
-        r"\b(?:two|both|a couple of|a dozen|dozens|hundreds|thousands|a few dozen|"
-        r"(?<!\bno )(?<!\bany)(?<!\bthe )(?<!\bthis )(?<!\bthat )(?<!\bwhich )(?<!\beach )"
-        r"one(?! (?:of|another|more time)\b)(?=\s+\w))\b",
-        re.IGNORECASE,
-    ),
-    "de": re.compile(r"\b(?:zwei|beide|ein Dutzend|Dutzende|Hunderte|Tausende)\b", re.IGNORECASE),
-    "es": re.compile(
-        r"\b(?:dos|ambos|ambas|una docena|docenas|cientos|miles|centenares)\b", re.IGNORECASE
-    ),
-}
-_WORD_LANGS = {"en", "de", "es"}
-# Every number word text2num reads holds one of these (a cheap test before its parse).
+
+def _alternation(words: Iterable[str]) -> str:
+    return "|".join(words)
+
+
+def _small_words(lang: str) -> re.Pattern[str]:
+    """The small count words of a language; English "one" only where it counts."""
+    words = _alternation(lex.SMALL_WORDS[lang])
+    if lang == "en":
+        not_after = "".join(rf"(?<!\b{word})" for word in lex.ONE_NOT_AFTER)
+        not_before = _alternation(lex.ONE_NOT_BEFORE)
+        words += rf"|{not_after}{lex.ONE}(?! (?:{not_before})\b)(?=\s+\w)"
+    return re.compile(rf"\b(?:{words})\b", re.IGNORECASE)
+
+
+_SMALL_WORDS: dict[str, re.Pattern[str]] = {lang: _small_words(lang) for lang in lex.SMALL_WORDS}
+_WORD_LANGS = set(lex.STEMS)
 _STEMS: dict[str, re.Pattern[str]] = {
-    "en": re.compile(
-        r"zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twel|teen|twent|thirt"
-        r"|fort|fift|hundred|thousand|illion|first|second|third|ninth",
-        re.IGNORECASE,
-    ),
-    "de": re.compile(
-        r"null|ein|zwei|zwan|drei|vier|fünf|sech|sieb|acht|neun|zehn|elf|zwölf|zig|ßig"
-        r"|hundert|tausend|illion|erste|dritte",
-        re.IGNORECASE,
-    ),
-    "es": re.compile(
-        r"cero|un|dos|tres|cuatro|cinco|seis|siete|ocho|nueve|diez|once|doce|trece|catorce"
-        r"|quince|dieci|veint|treinta|cuarenta|cincuenta|sesenta|setenta|ochenta|noventa"
-        r"|cien|mil|illón|illones|primer|segund|tercer|cuart|quint|sext|s[eé]ptim|octav|noven"
-        r"|d[eé]cim",
-        re.IGNORECASE,
-    ),
+    lang: re.compile(_alternation(stems), re.IGNORECASE) for lang, stems in lex.STEMS.items()
 }
 
 # Korean: Sino-Korean numerals glued to a counter, and native counting words
 # (하나, 열두, 스무 …), which are counts only beside a counter or standing alone.
-_KO_COUNTER = r"(?:장|개|건|명|곳|가지|번|층|회|대|점|枚)"
+_KO_COUNTER = rf"(?:{_alternation(lex.KO_COUNTERS)})"
+_KO_TENS = rf"(?:{_alternation(lex.KO_TENS)})"
+_KO_UNITS = rf"(?:{_alternation(lex.KO_UNITS)})"
+_KO_ATTRIBUTIVE = rf"(?:{_alternation(lex.KO_ATTRIBUTIVE)})"
 _KO_NATIVE = (
-    r"(?:열|스물|서른|마흔|쉰)?(?:하나|둘|셋|넷|다섯|여섯|일곱|여덟|아홉)"
-    r"|(?:열|스물|서른|마흔|쉰)(?:한|두|세|네)?|스무|(?<![가-힣])(?:한|두|세|네)"
+    rf"{_KO_TENS}?{_KO_UNITS}|{_KO_TENS}{_KO_ATTRIBUTIVE}?|{_alternation(lex.KO_ATTRIBUTIVE_TENS)}"
+    rf"|(?<![가-힣]){_KO_ATTRIBUTIVE}"
 )
-_KO_SINO = r"(?:[일이삼사오육칠팔구]?[십백천만])+[일이삼사오육칠팔구]?|영|공"
+_KO_DIGIT = f"[{''.join(lex.KO_SINO_DIGITS)}]"
+_KO_SINO = (
+    rf"(?:{_KO_DIGIT}?[{''.join(lex.KO_SINO_UNITS)}])+{_KO_DIGIT}?|{_alternation(lex.KO_ZERO)}"
+)
+_KO_ALONE = _alternation((*lex.KO_UNITS, *lex.KO_ALONE_TENS))
 _KOREAN = re.compile(
     rf"(?:{_KO_NATIVE}|{_KO_SINO})\s?{_KO_COUNTER}"
-    r"|(?<![가-힣])(?:하나|둘|셋|넷|다섯|여섯|일곱|여덟|아홉|열|스물)(?:도|만|이|은|는|를|가|뿐)?(?![가-힣])"
-    r"|수십|수백|수천|십여|백여|천여"
+    rf"|(?<![가-힣])(?:{_KO_ALONE})(?:{_alternation(lex.KO_PARTICLES)})?(?![가-힣])"
+    rf"|{_alternation(lex.KO_VAGUE)}"
 )
-# Japanese: ``suji`` finds kanji numerals; one kanji alone needs a counter after it
-# (一覧 "list", 一致 "match" are words, 一枚 is a count); kana counting words are a table.
-_JA_COUNTER = (
-    "枚",
-    "件",
-    "個",
-    "名",
-    "人",
-    "本",
-    "つ",
-    "台",
-    "棟",
-    "箇所",
-    "ヶ所",
-    "か所",
-    "点",
-    "回",
-    "階",
-)
-_JA_KANA = re.compile(
-    r"ひとつ|ふたつ|みっつ|よっつ|いつつ|むっつ|ななつ|やっつ|ここのつ"
-    r"|数十|数百|数千|何十|何百|何千"
-)
-_KANJI_NUMERAL = re.compile(r"[〇一二三四五六七八九十百千万億兆]")
-_JA_IDIOMS = ("万一", "一一", "十分")
+# Japanese: ``suji`` finds kanji numerals; one kanji alone needs a counter after it;
+# kana counting words are a table.
+_JA_COUNTER = lex.JA_COUNTERS
+_JA_KANA = re.compile(_alternation((*lex.JA_KANA, *lex.JA_VAGUE)))
+_KANJI_NUMERAL = re.compile(f"[{lex.JA_KANJI_NUMERALS}]")
+_JA_IDIOMS = lex.JA_IDIOMS
 
 
 def _digits(text: str) -> list[Numeral]:
@@ -185,9 +162,7 @@ def _japanese(text: str) -> list[Numeral]:
     return found
 
 
-# Number words of one language that are everyday words of another ("once" is
-# eleven in Spanish, "elf" eleven in German): read as numbers in their own locale only.
-_FALSE_FRIENDS = frozenset({"once", "elf", "null", "mil", "sin"})
+_FALSE_FRIENDS = lex.FALSE_FRIENDS
 
 
 def find_numerals(text: str, locale: str) -> list[Numeral]:
@@ -215,17 +190,26 @@ def find_numerals(text: str, locale: str) -> list[Numeral]:
     return merged
 
 
-_SMALL_VALUES = {"one": 1, "two": 2, "both": 2, "zwei": 2, "beide": 2, "dos": 2, "ambos": 2}
+_SMALL_VALUES = {
+    lex.ONE: 1,
+    **{
+        word.lower(): value
+        for words in lex.SMALL_WORDS.values()
+        for word, value in words.items()
+        if value is not None
+    },
+}
 # Korean counting words by value: native (하나, 열두, 스무 …) and Sino-Korean digits.
 _KO_NATIVE_VALUES = {
-    "하나": 1, "한": 1, "둘": 2, "두": 2, "셋": 3, "세": 3, "넷": 4, "네": 4, "다섯": 5,
-    "여섯": 6, "일곱": 7, "여덟": 8, "아홉": 9, "열": 10, "스물": 20, "스무": 20, "서른": 30,
-    "마흔": 40, "쉰": 50,
-}  # fmt: skip
+    **lex.KO_UNITS,
+    **lex.KO_ATTRIBUTIVE,
+    **lex.KO_TENS,
+    **lex.KO_ATTRIBUTIVE_TENS,
+}
 _KO_NATIVE_ORDER = sorted(_KO_NATIVE_VALUES, key=len, reverse=True)
-_KO_LAST = frozenset({"한", "두", "세", "네"})
-_KO_SINO_DIGITS = {"일": 1, "이": 2, "삼": 3, "사": 4, "오": 5, "육": 6, "칠": 7, "팔": 8, "구": 9}
-_KO_SINO_UNITS = {"십": 10, "백": 100, "천": 1000, "만": 10000}
+_KO_LAST = frozenset(lex.KO_ATTRIBUTIVE)
+_KO_SINO_DIGITS = lex.KO_SINO_DIGITS
+_KO_SINO_UNITS = lex.KO_SINO_UNITS
 _KO_WORD = re.compile(r"[가-힣]+")
 
 

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from beacon.adjudication.counts import Grade
 from beacon.lexicon.levels import GERMAN_AFTER_ORDINAL
 from beacon.lexicon.months import MONTHS
+from beacon.lexicon.phrases import GROUPING
+from beacon.lexicon.phrases import PHRASES as PHRASES
 
 SLOT = re.compile(r"\{\{(count|shown):([A-Za-z0-9_-]{1,32})\}\}")
 _NUMERAL = re.compile(r"(?<![\w.,])\d{1,3}(?:[,.]\d{3})+(?![\w])|(?<![\w.,])\d+(?![\w,.]\d)")
@@ -27,23 +29,10 @@ _SENTENCE_END = re.compile(
     r"|(?<=[。！？])\s*(?=\S)|\n+"
 )
 
+
+# A locale code as the loop carries it (one of lexicon.locales.LOCALES, or an unknown code
+# worded as English): kept only for guard.py's annotations until it imports str or Locale.
 Locale = str
-PHRASES: Mapping[Locale, Mapping[Grade, str]] = {
-    "en": {Grade.EXACT: "exactly {n}", Grade.LOWER_BOUND: "at least {n}", Grade.SHOWN: "these {n}"},
-    "de": {Grade.EXACT: "genau {n}", Grade.LOWER_BOUND: "mindestens {n}", Grade.SHOWN: "diese {n}"},
-    "es": {
-        Grade.EXACT: "exactamente {n}",
-        Grade.LOWER_BOUND: "al menos {n}",
-        Grade.SHOWN: "estos {n}",
-    },
-    "ko": {Grade.EXACT: "정확히 {n}", Grade.LOWER_BOUND: "최소 {n}", Grade.SHOWN: "이 {n}"},
-    "ja": {
-        Grade.EXACT: "ちょうど{n}",
-        Grade.LOWER_BOUND: "少なくとも{n}",
-        Grade.SHOWN: "これら{n}",
-    },
-}
-_GROUPING: Mapping[Locale, str] = {"en": ",", "ko": ",", "ja": ",", "de": ".", "es": "."}
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,19 +53,19 @@ class AuditEntry:
     detail: str
 
 
-def format_number(value: int | float, locale: Locale) -> str:
+def format_number(value: int | float, locale: str) -> str:
     grouped = (
         f"{value:,.2f}"
         if isinstance(value, float) and not value.is_integer()
         else (f"{int(value):,}")
     )
-    if _GROUPING.get(locale, ",") == ".":
+    if GROUPING.get(locale, ",") == ".":
         # 1,234.50 → 1.234,50: the grouping and decimal marks trade places.
         return grouped.translate(str.maketrans(",.", ".,"))
     return grouped
 
 
-def render_slot(kind: str, slot: SlotValue, locale: Locale) -> str | None:
+def render_slot(kind: str, slot: SlotValue, locale: str) -> str | None:
     """None when the grade forbids any number."""
     if slot.grade is Grade.UNKNOWN or (slot.value is None and kind == "count"):
         return None
@@ -129,7 +118,7 @@ def shares_subject(sentence: str) -> bool:
 
 
 def render_sentence(
-    sentence: str, slots: Mapping[str, SlotValue], locale: Locale
+    sentence: str, slots: Mapping[str, SlotValue], locale: str
 ) -> tuple[str, list[AuditEntry]]:
     audit = audit_bypasses(sentence, slots)
     if shares_subject(sentence):
@@ -155,7 +144,7 @@ def render_sentence(
 
 
 def render_narration(
-    text: str, slots: Mapping[str, SlotValue], locale: Locale = "en"
+    text: str, slots: Mapping[str, SlotValue], locale: str = "en"
 ) -> tuple[str, list[AuditEntry]]:
     out: list[str] = []
     audit: list[AuditEntry] = []
@@ -174,7 +163,7 @@ class SlotStream:
     ``render_narration`` of the whole text.
     """
 
-    def __init__(self, slots: Mapping[str, SlotValue], locale: Locale = "en") -> None:
+    def __init__(self, slots: Mapping[str, SlotValue], locale: str = "en") -> None:
         self._slots = slots
         self._locale = locale
         self._pending = ""
