@@ -29,7 +29,7 @@ trip, and a pool may make a caller wait for a connection.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator, Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from contextlib import contextmanager
 from functools import lru_cache
 from typing import Any, ClassVar
@@ -57,9 +57,16 @@ CONNECT_TIMEOUT_S = 5
 
 @lru_cache(maxsize=256)
 def _pg(sql: str) -> str:
-    # The shared SQL uses SQLite's ``?``; psycopg's placeholder is ``%s``. Our SQL
-    # holds no literal ``?`` or ``%``.
+    # Every statement of the store is written with ``?`` (the SQL it shares with
+    # SQLite, and this module's own); psycopg's placeholder is ``%s``. Our SQL holds
+    # no literal ``?`` or ``%``.
     return sql.replace("?", "%s")
+
+
+def _execute(
+    conn: psycopg.Connection[Any], sql: str, params: Sequence[object] = ()
+) -> psycopg.Cursor[Any]:
+    return conn.execute(_pg(sql), params)
 
 
 class _PgTx:
@@ -67,7 +74,7 @@ class _PgTx:
         self._conn = conn
 
     def execute(self, sql: str, params: Sequence[object] = (), /) -> psycopg.Cursor[Any]:
-        return self._conn.execute(_pg(sql), params)
+        return _execute(self._conn, sql, params)
 
     def executemany(self, sql: str, rows: Sequence[Sequence[object]], /) -> None:
         if rows:
@@ -81,8 +88,8 @@ class _SlotHold:
 
     def release(self) -> None:
         try:
-            self._conn.execute(
-                "SELECT pg_advisory_unlock(%s, hashtext(%s))", (SLOT_LOCKS, self._key)
+            _execute(
+                self._conn, "SELECT pg_advisory_unlock(?, hashtext(?))", (SLOT_LOCKS, self._key)
             )
             self._conn.commit()
         finally:
@@ -128,7 +135,7 @@ class PostgresStore(TurnStore):
         if self._pool is None:
             return False
         try:
-            self._life.execute("SELECT 1")
+            _execute(self._life, "SELECT 1")
             return self.ready()
         except psycopg.Error:
             self._ready = False
@@ -136,8 +143,8 @@ class PostgresStore(TurnStore):
             self._life.close()
         try:
             self._life = self._connect()
-            held = self._life.execute(
-                "SELECT pg_try_advisory_lock(%s, %s)", (WORKER_LOCKS, self.worker)
+            held = _execute(
+                self._life, "SELECT pg_try_advisory_lock(?, ?)", (WORKER_LOCKS, self.worker)
             ).fetchone()
             if held is None or not held[0]:
                 # Our id is another process's now (it claimed it while we were away):
@@ -151,14 +158,14 @@ class PostgresStore(TurnStore):
     def _migrate(self) -> None:
         # Several workers start at once: one creates the tables, the others wait.
         with self._life.transaction():
-            self._life.execute("SELECT pg_advisory_xact_lock(%s, 0)", (SCHEMA_LOCK,))
+            _execute(self._life, "SELECT pg_advisory_xact_lock(?, 0)", (SCHEMA_LOCK,))
             self._life.execute(POSTGRES_SCHEMA)
 
     def _claim_worker(self) -> int:
         for _ in range(32):
             worker = new_worker_id()
-            row = self._life.execute(
-                "SELECT pg_try_advisory_lock(%s, %s)", (WORKER_LOCKS, worker)
+            row = _execute(
+                self._life, "SELECT pg_try_advisory_lock(?, ?)", (WORKER_LOCKS, worker)
             ).fetchone()
             if row is not None and row[0]:
                 return worker
@@ -207,7 +214,7 @@ class PostgresStore(TurnStore):
         try:
             # Session-level, on a connection kept out of the pool until release:
             # a process that dies holding it lets the next caller in at once.
-            conn.execute("SELECT pg_advisory_lock(%s, hashtext(%s))", (SLOT_LOCKS, key))
+            _execute(conn, "SELECT pg_advisory_lock(?, hashtext(?))", (SLOT_LOCKS, key))
             conn.commit()
         except BaseException:
             self._pool.putconn(conn)
@@ -222,23 +229,28 @@ class PostgresStore(TurnStore):
             raise StoreError("the store is closed")
         conn = self._pool.getconn()
         try:
-            row = conn.execute("SELECT pg_try_advisory_lock(%s, 0)", (PRUNE_LOCK,)).fetchone()
+            row = _execute(conn, "SELECT pg_try_advisory_lock(?, 0)", (PRUNE_LOCK,)).fetchone()
             conn.commit()
             held = bool(row and row[0])
             try:
                 yield held
             finally:
                 if held:
-                    conn.execute("SELECT pg_advisory_unlock(%s, 0)", (PRUNE_LOCK,))
+                    _execute(conn, "SELECT pg_advisory_unlock(?, 0)", (PRUNE_LOCK,))
                     conn.commit()
         finally:
             self._pool.putconn(conn)
 
-    async def notifications(self) -> AsyncIterator[list[str]]:
+    async def notifications(
+        self, listening: Callable[[], object] | None = None
+    ) -> AsyncIterator[list[str]]:
         """Turn ids with new frames, as other processes (and this one) commit them.
-        Ends when the connection does; the caller reconnects."""
+        ``listening`` is called once the LISTEN is in place: a commit after it is
+        announced. Ends when the connection does; the caller reconnects."""
         async with await psycopg.AsyncConnection.connect(self.url, autocommit=True) as conn:
             await conn.execute(f"LISTEN {FRAMES_CHANNEL}")
+            if listening is not None:
+                listening()
             async for note in conn.notifies():
                 yield note.payload.split(",")
 

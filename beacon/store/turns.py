@@ -248,8 +248,11 @@ class TurnStore:
     def checkpoint(self) -> None:
         return None
 
-    def notifications(self) -> AsyncIterator[list[str]]:
-        """Turn ids with newly committed frames, from every process (shared stores)."""
+    def notifications(
+        self, listening: Callable[[], object] | None = None
+    ) -> AsyncIterator[list[str]]:
+        """Turn ids with newly committed frames, from every process (shared stores);
+        ``listening`` is called once a commit from now on will be announced."""
         raise StoreError("this store is not shared between processes")
 
     def lock_slot(self, turn_id: str, slot: str) -> SlotHold:

@@ -379,9 +379,10 @@ def test_frames_committed_by_one_store_are_announced_to_listeners_of_another(
     writer, listener = (open_store(pg_url, parse_keys(K1)) for _ in range(2))
 
     async def first_announcement() -> list[str]:
-        notes = listener.notifications()
+        listening = asyncio.Event()
+        notes = listener.notifications(listening.set)
         pending = asyncio.ensure_future(anext(notes))
-        await asyncio.sleep(0.3)  # the LISTEN is in place
+        await asyncio.wait_for(listening.wait(), 10)
         # A rolled-back write announces nothing; the committed one does.
         with pytest.raises(SessionNotOwned):
             await asyncio.to_thread(
