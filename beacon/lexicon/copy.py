@@ -341,3 +341,11 @@ PROJECT_REPLY: Mapping[str, str] = {
     "de": "{question} — im Projekt {project}",
     "es": "{question} — en {project}",
 }
+# Quotation marks around a phrase the question used ("„letzte Woche“", "「先週」").
+QUOTES: Mapping[str, tuple[str, str]] = {
+    "en": ("“", "”"),
+    "ko": ("‘", "’"),
+    "ja": ("「", "」"),
+    "de": ("„", "“"),
+    "es": ("“", "”"),
+}

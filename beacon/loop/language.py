@@ -13,31 +13,10 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from beacon.lexicon.detection import LETTERS as _LETTERS
+from beacon.lexicon.detection import WORDS as _WORDS
 from beacon.wire.turns import DEFAULT_LOCALE, TurnRequest
 
-
-def _vocabulary(words: str) -> frozenset[str]:
-    return frozenset(words.split())
-
-
-# Words that are common in questions and belong to one of the three languages only.
-_WORDS: dict[str, frozenset[str]] = {
-    "de": _vocabulary(
-        "wie viele gibt es welche welcher welches zeige zeig alle auf der die das den dem "
-        "und im in ist sind wer hat haben mit von fotos befunde mängel ebene stockwerk "
-        "geschoss offene offenen wurden nicht keine wo liegt wann meisten"
-    ),
-    "es": _vocabulary(
-        "cuántos cuántas cuantos cuantas hay qué que cuál cuáles quién quiénes muestra "
-        "muéstrame todas todos los las del el en la de con por fotos hallazgos nivel "
-        "planta abiertos abiertas son está están sin"
-    ),
-    "en": _vocabulary(
-        "how many what which who show list all the of on in are is were with photos "
-        "findings level open there any where when most"
-    ),
-}
-_LETTERS = {"de": "äöüß", "es": "ñ¿¡áéíóú"}
 _WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
 
 

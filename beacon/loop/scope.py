@@ -21,7 +21,7 @@ from typing import Any
 from beacon.adjudication import SlotValue
 from beacon.adjudication.constraints import Constraint, corrective_arguments, missing_sides
 from beacon.adjudication.slots import render_slot
-from beacon.lexicon.copy import SCOPE_COUNT, SCOPE_MISSING_SIDE, SCOPE_UNAPPLIED, say
+from beacon.lexicon.copy import QUOTES, SCOPE_COUNT, SCOPE_MISSING_SIDE, SCOPE_UNAPPLIED, say
 from beacon.loop.evidence import Evidence
 from beacon.loop.narration import Narration
 
@@ -108,7 +108,7 @@ def scope_notices(
 
 
 def quoted(phrases: Sequence[str], locale: str) -> str:
-    marks = {"de": ("„", "“"), "ja": ("「", "」"), "ko": ("‘", "’")}.get(locale, ("“", "”"))
+    marks = QUOTES.get(locale, QUOTES["en"])
     return ", ".join(f"{marks[0]}{p}{marks[1]}" for p in phrases)
 
 
