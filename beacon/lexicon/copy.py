@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from beacon.lexicon.months import MONTHS
-
 # Axis-neutral: the options say which axis (level, month, status, …) they narrow.
 COUNTER_QUESTION: Mapping[str, str] = {
     "en": "That was a sample. Pick one to narrow it down:",
@@ -34,8 +32,6 @@ LEVEL_REPLY: Mapping[str, str] = {
     "de": "Nur Ebene {n}",
     "es": "Solo el nivel {n}",
 }
-# Months for the date-range axis: the one table of month names (ko and ja write a number).
-MONTH_NAMES = MONTHS
 DATE_LABEL: Mapping[str, str] = {
     "en": "{month_name} {year}",
     "ko": "{year}년 {month}월",

@@ -24,7 +24,6 @@ from beacon.lexicon.copy import (
     KIND_REPLY,
     LEVEL_LABEL,
     LEVEL_REPLY,
-    MONTH_NAMES,
     NARROW_HINT,
     NOT_RUN,
     PAGE_CAP,
@@ -34,6 +33,9 @@ from beacon.lexicon.copy import (
     STITCH_DISCARDED,
     say,
 )
+
+# The date-range axis names a month from the one table of month names.
+from beacon.lexicon.months import MONTHS as MONTH_NAMES
 
 __all__ = [
     "ABSENCE",
