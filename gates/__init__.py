@@ -2,6 +2,6 @@
 
 ``beacon gate observe`` and ``beacon gate promote --from dev --to qa|prod``
 (registered by ``gates.cli``) gate for real: each maps every outcome of
-``harness.gating`` to 0 open, 1 failing evidence, 2 usage or 5 stale sweep,
+``harness.gating`` to its exit code (one table: ``harness.gate_exits``),
 and stamps its evidence, with any ``--bypass`` reason, into ``reports/gates/``.
 """

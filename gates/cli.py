@@ -3,7 +3,7 @@
 `register` is the `gates` entry point of the `beacon.commands` group
 (pyproject.toml). observe and promote take typed options (so `-h` is typer's, and
 exits 0) and hand them to each gate's own `main` (argparse), whose return value is
-the exit code: 0 open, 1 failing evidence, 2 usage, 5 stale sweep.
+the exit code (the table in ``harness.gate_exits``, shown in ``--help``).
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from typing import Annotated, Literal
 
 import typer
 
-gate_app = typer.Typer(
-    no_args_is_help=True, help="Gates: exit 0 open, 1 failing, 2 usage, 5 stale."
-)
+from harness.gate_exits import exit_codes_line
+
+gate_app = typer.Typer(no_args_is_help=True, help=f"Gates: {exit_codes_line()}.")
 RootOpt = Annotated[Path, typer.Option(help="the checkout the gate decides for")]
 JunitOpt = Annotated[
     Path | None, typer.Option(help="the run's JUnit XML (default: the one under reports/)")
@@ -36,7 +36,7 @@ def _argv(root: Path, junit: Path | None, bypass: str | None) -> list[str]:
     )
 
 
-@gate_app.command("observe")
+@gate_app.command("observe", epilog=exit_codes_line())
 def _observe(root: RootOpt = Path("."), junit: JunitOpt = None, bypass: BypassOpt = None) -> None:
     """May a change be called done? Reads the JUnit record whole and the latest sweep."""
     from gates.observe import main
@@ -44,7 +44,7 @@ def _observe(root: RootOpt = Path("."), junit: JunitOpt = None, bypass: BypassOp
     raise typer.Exit(main(_argv(root, junit, bypass)))
 
 
-@gate_app.command("promote")
+@gate_app.command("promote", epilog=exit_codes_line())
 def _promote(
     source: Annotated[
         Literal["dev", "qa"], typer.Option("--from", help="the channel promoted from")

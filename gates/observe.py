@@ -1,7 +1,7 @@
 """``beacon gate observe``: may a change be called done?
 
-Exit codes are the contract: 0 open, 1 failing evidence, 2 usage, 5 stale
-sweep (refuse). The JUnit record is read whole: one failed or errored case, a
+Exit codes are the contract (one table, ``harness.gate_exits``, shown by
+``--help``). The JUnit record is read whole: one failed or errored case, a
 suite-level error, or a file that is not JUnit is failing evidence. One bypass
 flag, ``--bypass REASON``, overrides a stale sweep and nothing else: on green
 evidence the gate opens and stamps who, why and when into
@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from harness.gate_exits import exit_codes_line
 from harness.gating import (
     DEFAULT_JUNIT,
     decide_observe,
@@ -26,7 +27,9 @@ INVOKES: tuple[str, ...] = ()
 
 
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="beacon gate observe", description=__doc__)
+    p = argparse.ArgumentParser(
+        prog="beacon gate observe", description=__doc__, epilog=exit_codes_line()
+    )
     p.add_argument("--root", type=Path, default=Path.cwd())
     p.add_argument("--junit", type=Path, default=None)
     p.add_argument("--bypass", metavar="REASON", default=None)

@@ -12,7 +12,7 @@ the lower one exercised; they never rebuild). Each promotion appends a line to
 ``reports/gates/ledger.jsonl`` (``beacon gate history``). The
 verify report (JUnit, checks.json, HTML) is written to ``reports/gates/verify/``
 and recorded in the gate's evidence; verify takes no baseline here. The bypass
-flag overrides a stale sweep only, never red evidence. Exit codes as ``observe``.
+flag overrides a stale sweep only, never red evidence. Exit codes: ``harness.gate_exits``.
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ from harness.artifact import (
 )
 from harness.executed import JunitError, junit_cases
 from harness.fsm import HarnessEvent, HarnessState, walk
+from harness.gate_exits import exit_codes_line
 from harness.gating import (
     DEFAULT_JUNIT,
     Decision,
@@ -57,7 +58,9 @@ INVOKES: tuple[str, ...] = ("gate observe", "probe --all", "verify")
 
 
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="beacon gate promote", description=__doc__)
+    p = argparse.ArgumentParser(
+        prog="beacon gate promote", description=__doc__, epilog=exit_codes_line()
+    )
     p.add_argument("--from", dest="source", required=True, choices=sorted(PROMOTIONS))
     p.add_argument("--to", dest="target", required=True, choices=sorted(PROMOTIONS.values()))
     p.add_argument("--root", type=Path, default=Path.cwd())

@@ -240,10 +240,9 @@ def _verify(
         VerifyError,
         VerifyOptions,
         VerifyTargetError,
-        run_verify,
+        VerifyUsageError,
         summary_line,
-        usage_problem,
-        write_reports,
+        verify,
     )
 
     options = VerifyOptions(
@@ -261,18 +260,19 @@ def _verify(
         deadline_s=turn_deadline,
         progress=typer.echo,
     )
-    if (problem := usage_problem(options)) is not None:
-        typer.echo(f"verify: {problem}", err=True)
-        raise typer.Exit(EXIT_USAGE)
     try:
-        report = run_verify(options)
-    except VerifyTargetError as exc:
-        typer.echo(f"verify: {exc}", err=True)
-        raise typer.Exit(EXIT_TARGET) from exc
+        verified = verify(options, out_dir, junit=junit, checks_json=json_, html_page=html)
     except VerifyError as exc:
         typer.echo(f"verify: {exc}", err=True)
-        raise typer.Exit(EXIT_FAILED) from exc
-    written = write_reports(report, out_dir, junit=junit, checks_json=json_, html_page=html)
+        code = (
+            EXIT_USAGE
+            if isinstance(exc, VerifyUsageError)
+            else EXIT_TARGET
+            if isinstance(exc, VerifyTargetError)
+            else EXIT_FAILED
+        )
+        raise typer.Exit(code) from exc
+    report, written = verified.report, verified.written
     for result in report.of(Status.FAIL, Status.STALE):
         typer.echo(f"{result.status.value.upper()}: {result.id}: {result.message}")
     # Not-run checks, one line per reason (sixteen scenarios refused the same way are

@@ -1,8 +1,7 @@
 """What the gates decide, as values: outcomes map to exit codes in one table.
 
-A gate never passes a child's exit code through (pytest also exits 5, for "no
-tests collected"): every step yields an ``Outcome``, and only ``EXIT_CODES``
-turns an outcome into a number, so 5 always means a stale sweep.
+A gate never passes a child's exit code through: every step yields an ``Outcome``,
+and only the table (``harness.gate_exits.EXIT_CODES``) turns an outcome into a number.
 """
 
 from __future__ import annotations
@@ -15,7 +14,6 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
@@ -24,37 +22,15 @@ from harness.callers import find_callers
 from harness.executed import JunitError, check_executed, read_junit, requirements
 from harness.fanin import audit
 from harness.fsm import HarnessEvent, HarnessState, walk
+from harness.gate_exits import EXIT_CODES as EXIT_CODES  # re-exported: the one table
+from harness.gate_exits import Outcome as Outcome
 from harness.sweep import freshness
-from harness.verify import (
-    Report,
-    Status,
-    VerifyError,
-    VerifyOptions,
-    run_verify,
-    summary_line,
-    usage_problem,
-    write_reports,
-)
+from harness.verify import Report, Status, VerifyError, VerifyOptions, summary_line, verify
 
 EVIDENCE_DIR = "reports/gates"
 VERIFY_DIR = f"{EVIDENCE_DIR}/verify"  # the promote gate's verify report: JUnit, JSON, HTML
 DEFAULT_JUNIT = "reports/junit.xml"
 MIN_BYPASS_REASON = 10
-
-
-class Outcome(StrEnum):
-    OPEN = "open"
-    FAILING = "failing_evidence"
-    USAGE = "usage"
-    STALE = "stale_sweep"
-
-
-EXIT_CODES: dict[Outcome, int] = {
-    Outcome.OPEN: 0,
-    Outcome.FAILING: 1,
-    Outcome.USAGE: 2,
-    Outcome.STALE: 5,
-}
 
 
 @dataclass
@@ -308,18 +284,13 @@ def verify_stack(root: Path, decision: Decision, chat_url: str, mcp_url: str) ->
     Verify's exit code is never the gate's: a red or stale case is failing evidence,
     and so is a check left not verified — the gate knows the stub, so every check can run.
     """
-    options = VerifyOptions(target=chat_url, mcp=mcp_url)
-    if (problem := usage_problem(options)) is not None:
-        decision.fail(f"verify could not start: {problem}")
-        return None
     try:
-        report = run_verify(options)
+        verified = verify(VerifyOptions(target=chat_url, mcp=mcp_url), root / VERIFY_DIR)
     except VerifyError as exc:
         decision.fail(f"verify could not start: {exc}")
         return None
-    written = write_reports(report, root / VERIFY_DIR)
-    record_verify(root, decision, report, written)
-    return report
+    record_verify(root, decision, verified.report, verified.written)
+    return verified.report
 
 
 def record_verify(root: Path, decision: Decision, report: Report, written: dict[str, Path]) -> None:

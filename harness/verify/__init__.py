@@ -30,11 +30,14 @@ from harness.verify.report import (
     write_reports,
 )
 from harness.verify.run import (
+    Verified,
     VerifyError,
     VerifyOptions,
     VerifyTargetError,
+    VerifyUsageError,
     run_verify,
     usage_problem,
+    verify,
 )
 
 __all__ = [
@@ -46,12 +49,15 @@ __all__ = [
     "CaseResult",
     "Report",
     "Status",
+    "Verified",
     "VerifyError",
     "VerifyOptions",
     "VerifyTargetError",
+    "VerifyUsageError",
     "run_verify",
     "summary_line",
     "usage_problem",
+    "verify",
     "write_html",
     "write_json",
     "write_junit",

@@ -33,6 +33,7 @@ from harness.verify.http import (
     unverified,
 )
 from harness.verify.model import CHECKS, CaseResult, Outcome, Report, Skip, Status, Verdict
+from harness.verify.report import write_reports
 from harness.verify.turns import (
     DEFAULT_TURNS,
     TURN_CHECKS,
@@ -341,3 +342,34 @@ def run_verify(options: VerifyOptions) -> Report:
     report.unmatched_baseline = apply_baseline(report.results, options.baseline_entries)
     report.seconds = round(time.perf_counter() - started, 3)
     return report
+
+
+class VerifyUsageError(VerifyError):
+    """The command line asks for what verify cannot do (an unknown check, a bad URL or
+    baseline): exit 2 from the CLI, failing evidence in a gate."""
+
+
+@dataclass(frozen=True, slots=True)
+class Verified:
+    report: Report
+    written: dict[str, Path]  # "junit", "json", "html" → where each was written
+
+
+def verify(
+    options: VerifyOptions,
+    out_dir: Path,
+    *,
+    junit: Path | None = None,
+    checks_json: Path | None = None,
+    html_page: Path | None = None,
+) -> Verified:
+    """The one verify run path, ``beacon verify``'s and the promote gate's: the usage
+    check, the run, its three reports (each path defaults to its name under ``out_dir``).
+    Raises ``VerifyUsageError``, ``VerifyTargetError`` or ``VerifyError``."""
+    if (problem := usage_problem(options)) is not None:
+        raise VerifyUsageError(problem)
+    report = run_verify(options)
+    written = write_reports(
+        report, out_dir, junit=junit, checks_json=checks_json, html_page=html_page
+    )
+    return Verified(report, written)
