@@ -20,12 +20,26 @@ import httpx
 import psycopg
 import pytest
 
+from beacon.adjudication import Grade
 from beacon.store.backends import open_store
 from beacon.store.crypto import new_key_slot, parse_keys
+from beacon.store.records import PageRecord
 from beacon.store.turns import OpenTurn
 from harness.chat_process import chat_env, chat_process
 from harness.stack import Stack, beacon_executable
 from harness.turn_streams import PANORAMAS, auth, events, frames_of, post, turn_id_of
+
+# A load-more record of an aged turn: the pruner removes it with its turn.
+OLD_PAGE = PageRecord(
+    tool="list_projects",
+    arguments={},
+    cursor=None,
+    pages=(),
+    shown=(),
+    grade=Grade.EXACT,
+    has_more=False,
+    total=0,
+)
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("postgres-e2e"), pytest.mark.timeout(300)]
 DAY_S = 86_400.0
@@ -192,7 +206,7 @@ def _seed_old_turns(db: str, keys: str, count: int) -> None:
                 question="q",
                 answer="a",
                 sources=[],
-                pages={"c1": {}},
+                pages={"c1": OLD_PAGE},
                 tool_calls=[
                     {
                         "turn_id": turn_id,
