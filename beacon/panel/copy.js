@@ -305,6 +305,30 @@ function formatNumber(n, mark) {
 }
 
 /** The copy for a locale; an unknown locale falls back to the default (English). */
+// The question quota (issue 30): what is left today, and when the count resets.
+const QUOTA = {
+  en: {
+    quotaLeft: (n, limit) => (limit === null ? `${n} questions left today` : `${n} of ${limit} questions left today`),
+    quotaReset: (time) => `The count resets at ${time}`,
+  },
+  ko: {
+    quotaLeft: (n, limit) => (limit === null ? `오늘 남은 질문 ${n}개` : `오늘 남은 질문 ${n}/${limit}`),
+    quotaReset: (time) => `${time}에 다시 채워집니다`,
+  },
+  ja: {
+    quotaLeft: (n, limit) => (limit === null ? `本日の残り質問数 ${n}` : `本日の残り質問数 ${n}/${limit}`),
+    quotaReset: (time) => `${time}にリセットされます`,
+  },
+  de: {
+    quotaLeft: (n, limit) => (limit === null ? `Heute noch ${n} Fragen` : `Heute noch ${n} von ${limit} Fragen`),
+    quotaReset: (time) => `Zurückgesetzt um ${time}`,
+  },
+  es: {
+    quotaLeft: (n, limit) => (limit === null ? `Quedan ${n} preguntas hoy` : `Quedan ${n} de ${limit} preguntas hoy`),
+    quotaReset: (time) => `Se restablece a las ${time}`,
+  },
+};
+
 export function copyFor(locale) {
   const chosen = LOCALES.includes(locale) ? locale : DEFAULT_LOCALE;
   const phrases = GRADE_PHRASES[chosen];
@@ -313,6 +337,7 @@ export function copyFor(locale) {
   return {
     ...COPY[chosen],
     ...FIRST_HOUR[chosen],
+    ...QUOTA[chosen],
     locale: chosen,
     number: (n) => formatNumber(n, NUMBER_GROUPING[chosen]),
     exactly: phrase("EXACT"),

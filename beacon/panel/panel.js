@@ -21,6 +21,7 @@ import {
   streamEnded,
 } from "./state.js";
 import { tokenProblem } from "./token.js";
+import { followQuota } from "./quota.js";
 import { proseParts } from "./shown.js";
 import { BUSY } from "./states.js";
 import { element as el, safeUrl } from "./dom.js";
@@ -45,6 +46,8 @@ export function mountPanel(root, adapter, { locale = "" } = {}) {
   let tokenIssue = null;
   // The caller's own project names, for the example questions (GET /v1/projects).
   let projectNames = [];
+  // The caller's question quota as the quota stream last said it (null: not yet).
+  let quota = null;
   const kept = keptTurns();
 
   root.dataset.surface = String(adapter.getCurrentSurfaceId());
@@ -436,8 +439,28 @@ export function mountPanel(root, adapter, { locale = "" } = {}) {
       }),
     );
     if (tokenIssue !== null) showTokenIssue(tokenIssue);
+    drawQuota();
     turn.drawn.notices = null; // option titles are localised
     render();
+  }
+
+  /** The quota line: hidden without a quota, else what is left today (live). */
+  function drawQuota() {
+    const shown = quota !== null && quota.remaining !== null;
+    ui.quota.hidden = !shown;
+    ui.quota.dataset.remaining = quota === null ? "" : shown ? String(quota.remaining) : "unlimited";
+    if (!shown) {
+      ui.quota.replaceChildren();
+      delete ui.quota.dataset.exhausted;
+      return;
+    }
+    ui.quota.dataset.exhausted = String(quota.remaining === 0);
+    const limit = quota.limit === null ? null : copy.number(quota.limit);
+    ui.quota.textContent = copy.quotaLeft(copy.number(quota.remaining), limit);
+    const reset = quota.resetAt ? new Date(quota.resetAt) : null;
+    ui.quota.title = reset && !Number.isNaN(reset.getTime())
+      ? copy.quotaReset(reset.toLocaleTimeString(copy.locale, { hour: "2-digit", minute: "2-digit" }))
+      : "";
   }
 
   function card(citation) {
@@ -571,7 +594,14 @@ export function mountPanel(root, adapter, { locale = "" } = {}) {
     .then((token) => {
       const problem = tokenProblem(token);
       if (problem !== null && state.turnId === null) showTokenIssue(problem);
-      if (problem === null) return projectsOf(token);
+      if (problem === null) {
+        // Live: the count on connect, then a push whenever a question is spent.
+        followQuota(CHAT_ORIGIN, token, (value) => {
+          quota = value;
+          drawQuota();
+        }).catch(() => {});
+        return projectsOf(token);
+      }
       return null;
     })
     .then((names) => {
@@ -745,7 +775,11 @@ function build(root, locale) {
   const settings = el("div", "settings");
   settings.append(modeWrap, localeWrap);
   const bar = el("header", "bar");
-  bar.append(el("h1", "brand", "Beacon"), settings);
+  const quota = el("span", "quota");
+  quota.dataset.testid = "quota";
+  quota.setAttribute("aria-live", "polite");
+  quota.hidden = true;
+  bar.append(el("h1", "brand", "Beacon"), quota, settings);
 
   const context = el("p", "view-context");
   context.dataset.testid = "view-context";
@@ -794,6 +828,7 @@ function build(root, locale) {
     contextLabel,
     contextText,
     tokenNote,
+    quota,
     examples,
     examplesTitle,
     examplesList,
