@@ -28,6 +28,8 @@ from collections.abc import Iterable
 
 from beacon.lexicon.grammar import (
     ADDITIVES,
+    CLAUSE_BREAKERS,
+    CONJUNCTIONS,
     COVERAGE,
     DEFINITE,
     DEICTICS,
@@ -36,6 +38,7 @@ from beacon.lexicon.grammar import (
     NEGATIVE_PRONOUNS,
     NEGATORS,
     POLARITY,
+    PREPOSITIONS,
     PRONOUNS,
     PROPORTIONS,
     RESULT_NOUNS,
@@ -48,16 +51,19 @@ from beacon.lexicon.grammar import (
 )
 
 _SLOT_START = r"\{\{"
+
+
+def _words(classes: Classes) -> str:
+    """A class's words as one alternation, locale by locale."""
+    return "|".join(w for words in classes.values() for w in words)
+
+
 # How far a negation reaches: two words back (an existential "there are no"), five
 # ahead within its clause, or back over a Korean/Japanese clause's last characters.
 _BEFORE_WORDS = 2
 _AFTER_WORDS = 5
 _CJK_BEFORE_CHARS = 12
-_PREPOSITION = re.compile(
-    r"\b(?:among|in|on|at|from|with|within|between|into|inside|unter|zwischen|innerhalb"
-    r"|entre|dentro)\b",
-    re.IGNORECASE,
-)
+_PREPOSITION = re.compile(rf"\b(?:{_words(PREPOSITIONS)})\b", re.IGNORECASE)
 # "not all of them", "nicht alle", "no todos", "not the whole set": a negated universal
 # says the set is not whole (an article may stand between them).
 # ("not the whole set", "no el conjunto completo": up to two words between them), and so
@@ -65,11 +71,7 @@ _PREPOSITION = re.compile(
 _NOT_BEFORE = re.compile(r"(?<!\w)(?:not|nicht|no|kein\w*)\s+(?:\w+\s+){0,2}$", re.IGNORECASE)
 _NOT_AFTER = re.compile(r"\s*(?:가|이)?\s*아니|(?:では|じゃ)(?:ありません|ない)")
 _WORDS = re.compile(r"[\w'’]+")
-_CLAUSE_BREAK = re.compile(
-    r"[,;:.!?()]|\b(?:how|whether|if|why|what|which|because|but|so|although|wie|ob|warum"
-    r"|weil|aber|sondern|cómo|cuántos|cuántas|si|porque|pero|aunque)\b",
-    re.IGNORECASE,
-)
+_CLAUSE_BREAK = re.compile(rf"[,;:.!?()]|\b(?:{_words(CLAUSE_BREAKERS)})\b", re.IGNORECASE)
 
 
 def _word(fragment: str) -> str:
@@ -112,7 +114,7 @@ _PRONOUN = _all(PRONOUNS)
 _LATIN_DEFINITE = "|".join(d for lang in ("en", "de", "es") for d in DEFINITE[lang])
 _CJK_TOPIC = "|".join(d for lang in ("ko", "ja") for d in DEFINITE[lang] if d in ("은", "는", "は"))
 # A clause starts a sentence or follows a comma, a colon or a conjunction.
-_CLAUSE_START = r"(?:^|[,;:]|\b(?:and|but|und|aber|y|pero|sino)\b)\W*"
+_CLAUSE_START = rf"(?:^|[,;:]|\b(?:{_words(CONJUNCTIONS)})\b)\W*"
 _LATIN_SUBJECT = re.compile(
     rf"{_CLAUSE_START}(?:(?:most|some|many|half|several) of )?(?P<det>{_LATIN_DEFINITE})\s+"
     rf"(?:[^\W\d]+\s+){{0,2}}?(?:{_RESULT.pattern})",

@@ -24,7 +24,6 @@ from collections.abc import Mapping
 from beacon.lexicon.words import RECORDS
 
 Classes = Mapping[str, tuple[str, ...]]
-LOCALES = ("en", "de", "es", "ko", "ja")
 
 # Auxiliaries and copulas: English sentential negation is one of these plus "not"
 # ("did not find"), while a bare "not" before a participle modifies a noun
@@ -279,7 +278,7 @@ GENERIC_RESULTS: Classes = {
 
 def _result_nouns() -> tuple[str, ...]:
     kinds = tuple(p for patterns in RECORDS.values() for p in patterns)
-    return (*(p for locale in LOCALES for p in GENERIC_RESULTS[locale]), *kinds)
+    return (*(p for words in GENERIC_RESULTS.values() for p in words), *kinds)
 
 
 # Every locale's result words in one class: a model does not always answer in the
@@ -369,4 +368,20 @@ DEFINITE: Classes = {
     "es": (r"los", r"las", r"estos", r"estas", r"esos", r"esas", r"todos los", r"todas las"),
     "ko": (r"은", r"는", r"이", r"가", r"들은", r"들이"),
     "ja": (r"は", r"が", r"はすべて", r"は全て"),
+}
+
+# Where a Latin-script clause ends or begins: a negation reaches no further than its
+# clause ("did not say how many there are" denies the saying), and a subject starts a
+# clause. Korean and Japanese mark these with particles and endings, matched in claims.py.
+CLAUSE_BREAKERS: Classes = {
+    "en": ("how", "whether", "if", "why", "what", "which", "because", "but", "so", "although"),
+    "de": ("wie", "ob", "warum", "weil", "aber", "sondern"),
+    "es": ("cómo", "cuántos", "cuántas", "si", "porque", "pero", "aunque"),
+}
+CONJUNCTIONS: Classes = {"en": ("and", "but"), "de": ("und", "aber"), "es": ("y", "pero", "sino")}
+# Prepositions: "the photos in level 3" is about where they are, not a claim on the set.
+PREPOSITIONS: Classes = {
+    "en": ("among", "in", "on", "at", "from", "with", "within", "between", "into", "inside"),
+    "de": ("unter", "zwischen", "innerhalb"),
+    "es": ("entre", "dentro"),
 }

@@ -39,6 +39,10 @@ PARTIAL: Mapping[str, frozenset[str]] = {
     # text2num's three languages; Korean and Japanese numerals are the KO_* and JA_* tables.
     "numerals.SMALL_WORDS": LATIN,
     "numerals.STEMS": LATIN,
+    # Korean and Japanese end and join clauses with particles and verb endings, not words.
+    "grammar.CLAUSE_BREAKERS": LATIN,
+    "grammar.CONJUNCTIONS": LATIN,
+    "grammar.PREPOSITIONS": LATIN,
 }
 # Tables whose locales hold their own words rather than shared keys, and why.
 OWN_WORDS: Mapping[str, str] = {
