@@ -116,7 +116,12 @@ def _turn_requests(stack: Stack, turn_id: str) -> list[dict[str, Any]]:
 
 
 def _run_cell(stack: Stack, cell: Cell) -> Outcome:
-    body: dict[str, Any] = {"message": f"CALL {cell.tool} {json.dumps(ARGUMENTS[cell.tool])}"}
+    body: dict[str, Any] = {
+        "message": f"CALL {cell.tool} {json.dumps(ARGUMENTS[cell.tool])}",
+        # The caller is looking at the project the call names: a single question that
+        # names none in words would otherwise be asked which project first.
+        "view_context": {"project_id": HARBOR},
+    }
     if cell.hint:
         # The client claims every capability: it may shape the UI, never the verdict.
         body["capability_hint"] = list(SPEC_CAPABILITIES)
