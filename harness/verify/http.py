@@ -103,8 +103,13 @@ class Wire:
 
     @staticmethod
     def _headers(token: str | None, scenario: str | None = None) -> dict[str, str]:
-        # identity: a compressed stream would be inflated before any bound could see it
-        headers = {"Accept": "text/event-stream", "Accept-Encoding": "identity"}
+        # identity: a compressed stream would be inflated before any bound could see it.
+        # Both media types: the stream routes answer events, the others (a session's
+        # transcript) JSON; a server that negotiates answers 406 to a type it cannot send.
+        headers = {
+            "Accept": "text/event-stream, application/json;q=0.9",
+            "Accept-Encoding": "identity",
+        }
         if token is not None:
             headers["Authorization"] = f"Bearer {token}"
         if scenario is not None:
