@@ -64,18 +64,20 @@ KINDS: Mapping[str, tuple[str, ...]] = {
     "safety": (r"safety", r"sicherheit\w*", r"seguridad", r"안전", r"安全"),
     "quality": (r"quality", r"qualität\w*", r"calidad", r"품질", r"品質"),
 }
+# German joins a category to its noun ("Brandschutzmängel", "Abdichtungsmangel"): its
+# words take any ending, or the asked category would be dropped without a word.
 CATEGORIES: Mapping[str, tuple[str, ...]] = {
-    "fall protection": (r"fall protection", r"absturzsicherung", r"protección contra caídas",
+    "fall protection": (r"fall protection", r"absturzsicherung\w*", r"protección contra caídas",
                         r"추락\s*방지", r"墜落防止"),
     "ppe": (r"ppe", r"psa", r"epi", r"보호구", r"保護具"),
     "housekeeping": (r"housekeeping", r"ordnung und sauberkeit", r"orden y limpieza",
                      r"정리\s*정돈", r"整理整頓"),
     "electrical": (r"electrical", r"elektrisch\w*", r"eléctric[oa]s?", r"전기", r"電気"),
-    "fire safety": (r"fire safety", r"brandschutz", r"protección contra incendios",
+    "fire safety": (r"fire safety", r"brandschutz\w*", r"protección contra incendios",
                     r"소방", r"防火"),
     "finish": (r"finish", r"oberfläche", r"acabados?", r"마감", r"仕上げ"),
-    "alignment": (r"alignment", r"ausrichtung", r"alineación", r"정렬", r"通り芯"),
-    "waterproofing": (r"waterproofing", r"abdichtung", r"impermeabilización", r"방수",
+    "alignment": (r"alignment", r"ausrichtung\w*", r"alineación", r"정렬", r"通り芯"),
+    "waterproofing": (r"waterproofing", r"abdichtung\w*", r"impermeabilización", r"방수",
                       r"防水"),
 }  # fmt: skip
 # Subjects a photo or document search is asked about, by their English query words.

@@ -112,6 +112,20 @@ def test_a_date_in_any_locale_resolves_to_its_documented_window(question: str, w
         ("Photos of water leaks in the morning", {"date": "time_of_day", "topic": "water leak"}),
         ("Panoramas captured in the morning", {"date": "06:00-11:59"}),
         ("Welche Firmen haben offene Befunde?", {"status": "open"}),
+        # German joins the category to the noun: "Brandschutz" + "Mängel".
+        (
+            "Wie viele offene Brandschutzmängel gibt es auf Ebene 1 von Harbor Tower?",
+            {
+                "project": "prj-harbor-tower",
+                "level": "1",
+                "status": "open",
+                "category": "fire safety",
+            },
+        ),
+        (
+            "Offene Abdichtungsmängel in Harbor Tower",
+            {"project": "prj-harbor-tower", "status": "open", "category": "waterproofing"},
+        ),
     ],
 )
 def test_every_constraint_of_a_question_is_read_on_its_axis(
