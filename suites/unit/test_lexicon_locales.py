@@ -125,3 +125,22 @@ def test_every_listed_exception_is_still_a_table() -> None:
     tops = {top for top, _ in TABLES.values()}
     listed = set(PARTIAL) | set(OWN_WORDS)
     assert listed <= tops, sorted(listed - tops)
+
+
+def test_the_walk_reaches_the_modules_named_here_by_hand() -> None:
+    """The walk finds modules by itself; these, named by hand, must be among them (a
+    package marker or a broken import would otherwise hide a module from every check)."""
+    from beacon.lexicon import (
+        dates,
+        detection,
+        grammar,
+        levels,
+        locales,
+        months,
+        numerals,
+        phrases,
+    )
+
+    walked = {m.__name__ for m in lexicon_modules()}
+    named = {dates, detection, grammar, levels, locales, months, numerals, phrases}
+    assert {m.__name__ for m in named} <= walked
