@@ -23,12 +23,19 @@ MAX_BYTES = 16 * 1024
 MAX_CITATIONS = 20
 
 
+class _Anchored(Protocol):
+    """What the transcript reads of a page record (``beacon.store.records.PageRecord``)."""
+
+    @property
+    def anchors(self) -> tuple[dict[str, Any], ...]: ...
+
+
 class _Answers(Protocol):
     def answer(self, turn_id: str) -> tuple[str, list[dict[str, Any]]] | None: ...
 
     def page_slots(self, turn_id: str) -> list[str]: ...
 
-    def load_pages(self, turn_id: str, slot: str) -> dict[str, Any] | None: ...
+    def load_page_record(self, turn_id: str, slot: str) -> _Anchored | None: ...
 
 
 def _later_anchors(store: _Answers, turn_id: str) -> list[dict[str, Any]]:
@@ -36,8 +43,9 @@ def _later_anchors(store: _Answers, turn_id: str) -> list[dict[str, Any]]:
     next answer call must know the earlier cards were answered from page 1 only."""
     found: list[dict[str, Any]] = []
     for slot in store.page_slots(turn_id):
-        record = store.load_pages(turn_id, slot) or {}
-        found.extend(a for a in record.get("anchors", []) if isinstance(a, dict))
+        record = store.load_page_record(turn_id, slot)
+        if record is not None:
+            found.extend(a for a in record.anchors if isinstance(a, dict))
     return found
 
 

@@ -607,12 +607,6 @@ class TurnStore:
             slot,
         )
 
-    def load_pages(self, turn_id: str, slot: str) -> dict[str, Any] | None:
-        """The record's JSON form, for the transcript's reader (``beacon.loop.
-        conversation``) until it reads ``load_page_record``; validated all the same."""
-        record = self.load_page_record(turn_id, slot)
-        return None if record is None else record.model_dump(mode="json")
-
     def save_feedback(self, turn_id: str, *, owner: str, rating: str, comment: str) -> None:
         """The user's verdict on an answer; the comment is content, so it is sealed."""
         with self._transaction() as tx:

@@ -3,10 +3,18 @@
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import Any
 
 from beacon.loop.conversation import conversation, conversation_message
 from beacon.store.turns import Message
+
+
+@dataclass(frozen=True)
+class Record:
+    """A page record as the transcript reads it: its anchors."""
+
+    anchors: tuple[dict[str, Any], ...]
 
 
 class Answers:
@@ -25,8 +33,9 @@ class Answers:
     def page_slots(self, turn_id: str) -> list[str]:
         return sorted(self.pages.get(turn_id, {}))
 
-    def load_pages(self, turn_id: str, slot: str) -> dict[str, Any] | None:
-        return self.pages.get(turn_id, {}).get(slot)
+    def load_page_record(self, turn_id: str, slot: str) -> Record | None:
+        found = self.pages.get(turn_id, {}).get(slot)
+        return None if found is None else Record(tuple(found.get("anchors", ())))
 
 
 def transcript(n: int, answer: str = "ok") -> list[Message]:
@@ -88,9 +97,9 @@ class Counted(Answers):
         self.unsealed.append(f"answer {turn_id}")
         return super().answer(turn_id)
 
-    def load_pages(self, turn_id: str, slot: str) -> dict[str, Any] | None:
+    def load_page_record(self, turn_id: str, slot: str) -> Record | None:
         self.unsealed.append(f"pages {turn_id} {slot}")
-        return super().load_pages(turn_id, slot)
+        return super().load_page_record(turn_id, slot)
 
 
 def _paged(n: int) -> dict[str, dict[str, dict[str, Any]]]:
