@@ -13,7 +13,7 @@ import json
 import re
 from typing import Any
 
-from stub_server.rules_model import Reply
+from stub_server.rules_model import Reply, _last_user
 
 _WORD = re.compile(r"[a-z0-9]+")
 _STOP = frozenset(
@@ -97,14 +97,6 @@ def _arguments(tool: dict[str, Any], question: str) -> dict[str, Any] | None:
         else:
             return None  # nothing in the question fills it
     return arguments
-
-
-def _last_user(messages: list[dict[str, Any]]) -> tuple[int, str]:
-    for index in range(len(messages) - 1, -1, -1):
-        if messages[index].get("role") == "user":
-            content = messages[index].get("content")
-            return index, content if isinstance(content, str) else ""
-    return -1, ""
 
 
 def plan_any(messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> Reply:
