@@ -260,7 +260,7 @@ def serve(
         access_log=False,  # uvicorn's own line carries the query string: ours does not
         # h11, not httptools: h11 refuses a request head (line and headers) over
         # its cap, where httptools took a 60 MB header whole. The body's cap is
-        # the app's (beacon/server/guard.py), checked before the body is read.
+        # the app's (beacon/server/edge.py), checked before the body is read.
         # The protocol adds the connection cap, the head deadline and the head cap
         # on a head complete in one read (beacon/server/limits.py); each worker
         # imports the class and reads the same limits from the environment.

@@ -32,9 +32,9 @@ from beacon.loop.orchestrator import Turn, TurnDeps, new_turn_id
 from beacon.loop.pages import decide_page, fetch_more, has_more, serve_pending
 from beacon.policy.capabilities import TIERS, development_tiers, withheld_capability
 from beacon.policy.notices import denial_notice
+from beacon.server.edge import EdgeLimits, invalid_request, unforeseen, verified_identity
 from beacon.server.follow import StoreFollowers
 from beacon.server.fronting import upstream_link
-from beacon.server.guard import EdgeLimits, invalid_request, unforeseen, verified_identity
 from beacon.server.headers import SecurityHeaders, origin_of
 from beacon.server.http_errors import http_error
 from beacon.server.hub import LiveTurn, Recovery, TurnHub
@@ -61,7 +61,7 @@ from beacon.server.replies import Health, Session, StreamTicket
 from beacon.server.retention import PruningTask
 from beacon.server.settings import Settings
 from beacon.server.slots import SlotLocks
-from beacon.server.ticket_guard import TICKET_PARAM, TicketGuard
+from beacon.server.ticket_edge import TICKET_PARAM, TicketEdge
 from beacon.server.tickets import TicketKeys
 from beacon.server.writer import FrameWriter
 from beacon.store.backends import open_store
@@ -238,15 +238,15 @@ def create_app(settings: Settings) -> FastAPI:
 
     app = FastAPI(title="Beacon chat server", version=__version__, lifespan=lifespan)
     app.openapi_version = OPENAPI_VERSION
-    # Limits and the bearer before any body is read (beacon/server/guard.py); what
+    # Limits and the bearer before any body is read (beacon/server/edge.py); what
     # FastAPI would answer with the input echoed, or fail on, is answered without it.
     limits = EdgeLimits(settings.max_body_bytes, settings.scenarios_allowed)
-    # Rate limits inside the guard (its identity, its strict body), before any route's work.
+    # Rate limits inside the edge (its identity, its strict body), before any route's work.
     app.add_middleware(RateLimit, limits=rate_limits)
-    # The guard also opens the event stream to a stream ticket (EventSource sends no header).
+    # The edge also opens the event stream to a stream ticket (EventSource sends no header).
     tickets = TicketKeys(settings.keyring)
-    app.add_middleware(TicketGuard, verifier=verifier, limits=limits, tickets=tickets)
-    # Outermost: every answer, the guard's refusals too, carries the security headers.
+    app.add_middleware(TicketEdge, verifier=verifier, limits=limits, tickets=tickets)
+    # Outermost: every answer, the edge's refusals too, carries the security headers.
     app.add_middleware(SecurityHeaders, image_origins=(origin_of(settings.mcp_url),))
     app.add_exception_handler(RequestValidationError, invalid_request)
     app.add_exception_handler(HTTPException, http_error)
@@ -407,7 +407,7 @@ def create_app(settings: Settings) -> FastAPI:
         ] = None,
     ) -> Any:
         identity = identify(request)
-        # Present only if the guard opened it (a ticket, when sent, decides alone).
+        # Present only if the edge opened it (a ticket, when sent, decides alone).
         ticketed = TICKET_PARAM in request.query_params
         if last_event_id is not None:  # ASCII digits only: "³" is a digit to str.isdigit
             after = max(after, int(last_event_id))

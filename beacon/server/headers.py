@@ -1,4 +1,4 @@
-"""Security headers on every response, outermost (the guard's refusals get them too).
+"""Security headers on every response, outermost (the edge's refusals get them too).
 
 The panel and the demo hosts are pages: same-origin module scripts and
 stylesheets, no inline script or style attribute (the viewer's pins are placed

@@ -6,7 +6,7 @@ fuzzer follows them), and the two ways in: the bearer, or a stream ticket on the
 event stream.
 
 Who answers what (so a status is listed exactly where it can be served):
-every path passes the request guard (400 a bad ``Content-Length`` or a body not
+every path passes the request edge (400 a bad ``Content-Length`` or a body not
 UTF-8, 413 over the cap, 422 a JSON body that is not strict JSON) and may meet
 the catch-all 500; every ``/v1/`` route also verifies the bearer (401, or 503
 when the key set cannot be fetched) and reads the store (503 while it is away).
@@ -35,7 +35,7 @@ ScenarioHeader = Annotated[
 # The session a chat turn belongs to, beside the turn's id (``X-Beacon-Turn``) on the
 # stream's response: a client, or a fuzzer following the links, has both before a frame.
 SESSION_HEADER = "X-Beacon-Session"
-# The bearer, for the schema: the request guard verifies it before any route runs.
+# The bearer, for the schema: the request edge verifies it before any route runs.
 _bearer = HTTPBearer(auto_error=False, scheme_name="bearer", description="RS256 JWT")
 AUTH = [Security(_bearer)]
 # The event stream also opens with a ticket (beacon/server/tickets.py) in its URL:
@@ -82,7 +82,7 @@ def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
     return out
 
 
-# Every path: the guard's refusals and the catch-all.
+# Every path: the edge's refusals and the catch-all.
 EDGE = (400, 413, 422, 500)
 # Every /v1/ route: the bearer, its key set, the store.
 GUARDED = (*EDGE, 401, 503)

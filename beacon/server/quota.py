@@ -42,7 +42,7 @@ from fastapi.responses import JSONResponse, StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from beacon.auth.verify import Identity
-from beacon.server.guard import verified_identity
+from beacon.server.edge import verified_identity
 from beacon.server.negotiation import EVENT_STREAM, serves
 from beacon.server.openapi import AUTH, GUARDED, STREAM_HEADERS, errors
 from beacon.store.errors import StoreError

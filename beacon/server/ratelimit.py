@@ -1,6 +1,6 @@
 """Rate limits on what costs model and upstream calls: starting a turn and load-more.
 
-A pure ASGI middleware inside the request guard (so the bearer is verified and the
+A pure ASGI middleware inside the request edge (so the bearer is verified and the
 body is strict JSON before a token is spent) and before the routes (so a refusal
 comes before any model or upstream call): the process's bucket first, then the
 user's (its verified ``sub``), each a token bucket (``beacon/store/buckets.py``);
@@ -24,7 +24,7 @@ from typing import TypeVar
 import anyio
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from beacon.server.guard import verified_identity
+from beacon.server.edge import verified_identity
 from beacon.server.settings import Settings
 from beacon.store.buckets import Buckets, MemoryBuckets, Rate, Take, open_buckets
 from beacon.store.errors import StoreError

@@ -2,7 +2,7 @@
 document (the frames are ``beacon.wire.frames``'; the turn request is
 ``beacon.wire.turns``'). Models for the schema only: the routes build plain dicts.
 
-Every refusal, whoever sends it (the request guard, a route, the rate limit, a
+Every refusal, whoever sends it (the request edge, a route, the rate limit, a
 404 for an unknown path, a 405, the catch-all 500), is one shape: ``Error``.
 """
 

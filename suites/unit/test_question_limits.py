@@ -13,7 +13,7 @@ import pytest
 from fastapi import FastAPI
 from fastapi.exceptions import RequestValidationError
 
-from beacon.server.guard import invalid_request
+from beacon.server.edge import invalid_request
 from beacon.wire.turns import TurnRequest
 
 # The contract's bound, written out (SPEC §4 wire bounds): not read from the model under test.

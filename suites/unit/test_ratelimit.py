@@ -97,7 +97,7 @@ def test_the_default_limits_hold_a_load_bench_burst_and_refuse_a_flood() -> None
 
 
 def _as_user(app: ASGIApp) -> ASGIApp:
-    """What the request guard leaves in the scope: the verified identity (from x-sub)."""
+    """What the request edge leaves in the scope: the verified identity (from x-sub)."""
 
     async def identified(scope: Scope, receive: Receive, send: Send) -> None:
         sub = dict(scope["headers"]).get(b"x-sub", b"ann").decode()

@@ -14,7 +14,7 @@ import pytest
 from fastapi import FastAPI
 
 from beacon.auth import Reason, TokenPolicy, TokenRejected, parse_jwks, verify_with_keys
-from beacon.server.guard import unforeseen
+from beacon.server.edge import unforeseen
 from beacon.server.settings import SettingsError, settings_from_env
 from beacon.server.slots import SlotLocks
 from beacon.store.crypto import new_key_slot

@@ -13,7 +13,7 @@ from fastapi.exceptions import RequestValidationError
 from pydantic import ValidationError
 
 from beacon.auth.verify import Verifier
-from beacon.server.guard import EdgeLimits, Refusal, RequestGuard, check_json, invalid_request
+from beacon.server.edge import EdgeLimits, Refusal, RequestEdge, check_json, invalid_request
 from beacon.wire.turns import TurnRequest
 
 
@@ -56,7 +56,7 @@ async def test_the_edge_answers_a_repeated_key_with_a_coded_422_before_any_route
         return body
 
     verifier = Verifier("/dev/null", issuer="i", audience="a", known_tiers=frozenset())
-    guarded = RequestGuard(app, verifier=verifier, limits=EdgeLimits(1024, False))
+    guarded = RequestEdge(app, verifier=verifier, limits=EdgeLimits(1024, False))
     transport = httpx.ASGITransport(app=guarded)
     async with httpx.AsyncClient(transport=transport, base_url="http://edge") as client:
         response = await client.post(

@@ -73,10 +73,10 @@ def error_body(code: str, message: str, detail: list[dict[str, Any]] | None = No
 
 
 def verified_identity(scope: Scope) -> Identity:
-    """The identity the guard verified for this request (every ``/v1/`` route has one)."""
+    """The identity the edge verified for this request (every ``/v1/`` route has one)."""
     identity = scope.get("state", {}).get(_IDENTITY)
     if not isinstance(identity, Identity):
-        raise RuntimeError("no verified identity: the request guard is not installed")
+        raise RuntimeError("no verified identity: the request edge is not installed")
     return identity
 
 
@@ -158,7 +158,7 @@ class EdgeLimits:
     scenarios_allowed: bool
 
 
-class RequestGuard:
+class RequestEdge:
     """Pure ASGI middleware: see the module docstring for the order of its checks."""
 
     def __init__(self, app: ASGIApp, *, verifier: Verifier, limits: EdgeLimits) -> None:

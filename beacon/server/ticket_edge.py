@@ -1,8 +1,8 @@
-"""The request guard, with one more way in: a stream ticket on the event stream.
+"""The request edge, with one more way in: a stream ticket on the event stream.
 
 ``GET /v1/turns/{turn_id}/events?ticket=…`` is identified by its ticket (bound to
 that turn, minutes long: ``tickets.py``) instead of a bearer header, because a
-browser's ``EventSource`` can send no header. Everything else the guard does (size
+browser's ``EventSource`` can send no header. Everything else the edge does (size
 caps, the scenario switch, strict JSON) is unchanged, and every other route
 still wants the bearer header. A ticket, when present, decides alone: a request
 with a bad ticket is refused even if it also carries a good header.
@@ -20,7 +20,7 @@ from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Scope
 
 from beacon.auth.verify import Verifier
-from beacon.server.guard import _IDENTITY, EdgeLimits, RequestGuard
+from beacon.server.edge import _IDENTITY, EdgeLimits, RequestEdge
 from beacon.server.tickets import TicketKeys, TicketRejected
 
 _EVENTS = re.compile(r"^/v1/turns/([^/]+)/events$")
@@ -28,7 +28,7 @@ TICKET_PARAM = "ticket"
 _BEARER_PARAMS = ("access_token",)
 
 
-class TicketGuard(RequestGuard):
+class TicketEdge(RequestEdge):
     def __init__(
         self, app: ASGIApp, *, verifier: Verifier, limits: EdgeLimits, tickets: TicketKeys
     ) -> None:
