@@ -8,7 +8,7 @@ would), rebuilds the table and its index with the module's own builder, runs
 the table's tests in-process, and requires at least one failure. The original
 table is restored after every mutant.
 
-The panel's JS table (``beacon/panel/states.js``) is mutated the same way in a
+The panel's JS table (``beacon/panel/state_table.js``) is mutated the same way in a
 copy of the panel that its row tests are pointed at (one retarget per legal cell).
 
 ``python -m harness.table_mutation [--all-targets] [--table NAME] [--json PATH]``
@@ -231,7 +231,7 @@ def run_tests(paths: Sequence[str]) -> int:
         return int(pytest.main(args))
 
 
-# The panel's JS table (beacon/panel/states.js): each legal cell is retargeted in a
+# The panel's JS table (beacon/panel/state_table.js): each legal cell is retargeted in a
 # copy of the panel, right after the LEGAL map is written, and the row tests are
 # pointed at the copy.
 PANEL = REPO / "beacon" / "panel"
@@ -242,7 +242,7 @@ _LEGAL_END = "\n});\n"
 
 def mutate_panel(all_targets: bool = False) -> list[Mutant]:
     golden = load_golden("panel_states")
-    source = (PANEL / "states.js").read_text(encoding="utf-8")
+    source = (PANEL / "state_table.js").read_text(encoding="utf-8")
     cut = source.index(_LEGAL_END, source.index("export const LEGAL")) + len(_LEGAL_END)
     mutants: list[Mutant] = []
     with tempfile.TemporaryDirectory(prefix="panel-mutant-") as tmp:
@@ -258,7 +258,7 @@ def mutate_panel(all_targets: bool = False) -> list[Mutant]:
             for target in others:
                 patch = f"LEGAL[{json.dumps(row.source)}][{json.dumps(row.event)}] = "
                 patch += f"{json.dumps(target)};\n"
-                (copy / "states.js").write_text(source[:cut] + patch + source[cut:], "utf-8")
+                (copy / "state_table.js").write_text(source[:cut] + patch + source[cut:], "utf-8")
                 saved = os.environ.get(PANEL_ENV)
                 os.environ[PANEL_ENV] = str(copy)
                 try:

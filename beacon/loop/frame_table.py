@@ -4,7 +4,7 @@ The emitter consults this table for every frame, so an illegal ordering
 raises inside the process and never reaches a client. Illegal rows that
 clients or models have produced elsewhere carry their own names. A stream that
 closes before its terminal is the client's to name: `unterminated` in the
-panel's state table (beacon/panel/states.js).
+panel's state table (beacon/panel/state_table.js).
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@
 // "at least 0" would be true and useless.
 
 import { copyFor } from "./copy.js";
-import { shownFor } from "./state.js";
+import { shownFor } from "./reducer.js";
 
 function isCount(n) {
   return typeof n === "number" && Number.isInteger(n) && n >= 0;

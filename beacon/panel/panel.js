@@ -19,11 +19,11 @@ import {
   standingOf,
   streamDropped,
   streamEnded,
-} from "./state.js";
+} from "./reducer.js";
 import { tokenProblem } from "./token.js";
 import { followQuota } from "./quota.js";
 import { proseParts } from "./shown.js";
-import { BUSY } from "./states.js";
+import { BUSY } from "./state_table.js";
 import { element as el, safeUrl } from "./dom.js";
 import { LOCALES } from "./vocabulary.js";
 

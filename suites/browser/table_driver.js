@@ -2,8 +2,8 @@
 // state in the row's `from` phase, and reports what happened. One async
 // function expression: Playwright evaluates it in the page, node evals it.
 async (base) => {
-  const table = await import(`${base}states.js`);
-  const st = await import(`${base}state.js`);
+  const table = await import(`${base}state_table.js`);
+  const st = await import(`${base}reducer.js`);
   const T = "t_table";
   const frame = (type, data = {}) => ({ type, data: { turn_id: T, seq: 100, ...data } });
   const count = (grade, total, displayed, extra = {}) => ({

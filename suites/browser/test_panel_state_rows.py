@@ -1,4 +1,4 @@
-"""Every row of the panel state table (beacon/panel/states.js), executed through
+"""Every row of the panel state table (beacon/panel/state_table.js), executed through
 the real reducer in Node: legal rows reach their state, illegal rows leave the
 state object untouched and carry a named reason. The expected transitions are
 read from suites/golden/panel_states.yaml, written apart from the table."""

@@ -19,7 +19,6 @@ import pytest
 from beacon.adjudication import (
     CallFacts,
     Grade,
-    SlotValue,
     absence_cause,
     call_anchors,
     grade_count,
@@ -29,6 +28,7 @@ from beacon.adjudication import (
     result_emptiness,
     stitch_pages,
 )
+from beacon.adjudication.counted import Counted
 from beacon.auth import TokenPolicy, parse_jwks, verify_with_keys
 from beacon.llm.client import Completion, LlmConfig, stream_completion
 from beacon.loop.anchors import anchor_records, anchors_message
@@ -91,7 +91,7 @@ def test_the_panel_reducer_accepts_every_frame_the_server_makes() -> None:
         maker.make("delta", text="Hello."),
         maker.make("done", finish_reason="stop", answer="Hello."),
     ]
-    state_js = (ROOT / "beacon/panel/state.js").as_uri()
+    state_js = (ROOT / "beacon/panel/reducer.js").as_uri()
     script = (
         f"import {{initialState, reduce, refusal, sending}} from '{state_js}';"
         "const frames = JSON.parse(require_stdin());"
@@ -152,7 +152,7 @@ def test_the_envelope_the_stub_writes_is_read_field_for_field() -> None:
 def test_a_saturated_upstream_total_renders_as_at_least_never_exactly() -> None:
     verdict = grade_count(producers.tool_result("query_data", SATURATED))
     assert (verdict.grade, verdict.value, verdict.has_more) == (Grade.LOWER_BOUND, 3000, True)
-    slots = {"c1": SlotValue(verdict.grade, verdict.value, 10)}
+    slots = {"c1": Counted("c1", verdict.grade, verdict.value, 10)}
     text, _ = render_narration("The query matched {{count:c1}} records.", slots, "en")
     assert text == "The query matched at least 3,000 records."
     german, _ = render_narration("Treffer: {{count:c1}}.", slots, "de")
@@ -319,7 +319,7 @@ def test_the_narration_code_builds_from_real_anchors_passes_the_guard(
     projects = {MC: "Maple Clinic", "prj-harbor-tower": "Harbor Tower"}
     directory = [{"id": k, "name": v} for k, v in projects.items()]
     slots = {
-        "c1": SlotValue(evidence.verdict.grade, evidence.verdict.value, len(evidence.citations))
+        "c1": Counted("c1", evidence.verdict.grade, evidence.verdict.value, len(evidence.citations))
     }
     # With the slots' values, as the turn narrates: nouns agree, shown sets by grade.
     built = " ".join(narrate(records, locale, projects=projects, slots=slots))

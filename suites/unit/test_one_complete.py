@@ -72,7 +72,7 @@ def test_the_scan_catches_the_definitions_it_replaced() -> None:
 
 
 def test_the_panel_reads_complete_from_the_count_entry() -> None:
-    state = (PRODUCT / "panel" / "state.js").read_text("utf-8")
+    state = (PRODUCT / "panel" / "reducer.js").read_text("utf-8")
     sample = re.search(r"function isSample\(state\) \{(.*?)\n\}", state, re.DOTALL)
     assert sample is not None
     assert "primary.complete" in sample.group(1)

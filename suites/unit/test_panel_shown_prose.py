@@ -17,7 +17,7 @@ NODE_TIMEOUT_S = 30
 
 def _node(script: str, case: dict[str, Any]) -> Any:
     head = (
-        f"const S = await import({json.dumps((PANEL / 'state.js').as_uri())});"
+        f"const S = await import({json.dumps((PANEL / 'reducer.js').as_uri())});"
         f"const {{ copyFor }} = await import({json.dumps((PANEL / 'copy.js').as_uri())});"
         "const c = JSON.parse(await new Response(process.stdin).text());"
     )

@@ -1,9 +1,9 @@
 // Pure reducer: SSE frames (SPEC §4) → the panel's view model. No DOM, no I/O.
-// Which state comes next is the table's decision (states.js); this module
+// Which state comes next is the table's decision (state_table.js); this module
 // only maps a frame to its table event and folds the frame's data in. A
 // refused frame returns the same object, so nothing is redrawn.
 
-import { step } from "./states.js";
+import { step } from "./state_table.js";
 import { rerendered, shownSpans } from "./shown.js";
 import { FRAME_TYPES } from "./vocabulary.js";
 

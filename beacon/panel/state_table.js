@@ -20,7 +20,7 @@ export const STATES = Object.freeze([
   "failed",
 ]);
 
-// `done` is split by the verdict the frames so far support (see state.js
+// `done` is split by the verdict the frames so far support (see reducer.js
 // `settleEvent`), so the table, not the drawing code, decides the end state.
 export const DONE_EVENTS = Object.freeze([
   "done-complete",
