@@ -8,7 +8,8 @@ from dataclasses import dataclass
 
 from beacon.cli.ask import run_turn
 from beacon.wire.sse import SseEvent
-from harness.gold import Case, gold_cases
+from harness.gold import gold_cases
+from harness.gold_case import Case
 from harness.stack import Stack, running_stack
 
 

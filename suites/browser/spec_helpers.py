@@ -46,7 +46,7 @@ def body(request: Request) -> dict[str, Any]:
 
 def open_safety_findings_on_level_3() -> int:
     """The gold count, from the corpus (the gold eval's own helper)."""
-    from harness.gold import open_annotations
+    from harness.gold_case import open_annotations
     from stub_server.corpus import build_corpus
 
     return len(open_annotations(build_corpus(), "prj-harbor-tower", 3, "safety", "open"))

@@ -18,7 +18,7 @@ pytestmark = pytest.mark.browser
 
 
 def _open_safety_findings_on_level_3() -> int:
-    from harness.gold import open_annotations
+    from harness.gold_case import open_annotations
     from stub_server.corpus import build_corpus
 
     return len(open_annotations(build_corpus(), "prj-harbor-tower", 3, "safety", "open"))

@@ -8,12 +8,16 @@ too: it means the system now claims something it cannot stand behind.
 from __future__ import annotations
 
 import json
+from datetime import date
 
 import pytest
 
 from beacon.wire.sse import SseEvent
 from harness.eval_run import report, run, score
-from harness.gold import Case, gold_cases, site_team_cases
+from harness.gold import gold_cases
+from harness.gold_asked import windows
+from harness.gold_case import Case
+from harness.gold_site import site_team_cases
 from harness.stack import Stack
 from stub_server.corpus import build_corpus
 
@@ -25,6 +29,14 @@ LOCALES = ("en", "de", "es", "ko", "ja")
 def test_the_eval_has_at_least_two_hundred_twenty_questions_with_computed_gold() -> None:
     assert len(CASES) >= 220 and len({c.id for c in CASES}) == len(CASES)
     assert all(c.red_reason is None or len(c.red_reason) > 20 for c in CASES)
+
+
+def test_the_eval_dates_last_week_month_and_thirty_days_by_its_own_calendar() -> None:
+    spans = windows(date(2026, 12, 2))  # a Wednesday
+    assert spans["last-week"] == (date(2026, 11, 23), date(2026, 11, 29))
+    assert spans["last-month"] == (date(2026, 11, 1), date(2026, 11, 30))
+    assert spans["last-30-days"] == (date(2026, 11, 2), date(2026, 12, 2))
+    assert spans["last-year"] == (date(2025, 1, 1), date(2025, 12, 31))
 
 
 def test_the_site_team_questions_number_forty_or_more_across_the_five_locales() -> None:

@@ -21,7 +21,7 @@ from beacon.adjudication.constraints import (
     read_constraints,
 )
 from beacon.lexicon.clock import ClockSettingError, today
-from harness.gold import MONTH_NAMES  # the eval's own month names, typed by hand
+from harness.gold_site import MONTH_NAMES  # the eval's own month names, typed by hand
 
 PROJECTS = [
     {"id": "prj-harbor-tower", "name": "Harbor Tower"},
