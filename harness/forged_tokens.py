@@ -83,10 +83,8 @@ PUBLIC_PEM = KEY_1.public_key().public_bytes(
 )
 # --- rejected, one reason code each -----------------------------------------
 
-NOW = int(time.time())  # import time: only for claims whose distance from it is hours
 
-
-def _now() -> int:
+def now() -> int:
     """The time a token is minted at: a case minted ten minutes "in the future" must be
     in the future when it is checked, however long after import a loaded run gets to it."""
     return int(time.time())
@@ -97,12 +95,12 @@ def _hs256_with_public_pem(data: bytes) -> bytes:
 
 
 REJECTIONS = [
-    pytest.param(lambda: mint(exp=_now() - 120), Reason.EXPIRED, id="expired-past-leeway"),
+    pytest.param(lambda: mint(exp=now() - 120), Reason.EXPIRED, id="expired-past-leeway"),
     pytest.param(
-        lambda: mint(exp=_now() + 2 * 24 * 3600), Reason.LIFETIME_TOO_LONG, id="lives-two-days"
+        lambda: mint(exp=now() + 2 * 24 * 3600), Reason.LIFETIME_TOO_LONG, id="lives-two-days"
     ),
-    pytest.param(lambda: mint(nbf=_now() + 600), Reason.NOT_YET_VALID, id="nbf-in-the-future"),
-    pytest.param(lambda: mint(iat=_now() + 600), Reason.NOT_YET_VALID, id="iat-in-the-future"),
+    pytest.param(lambda: mint(nbf=now() + 600), Reason.NOT_YET_VALID, id="nbf-in-the-future"),
+    pytest.param(lambda: mint(iat=now() + 600), Reason.NOT_YET_VALID, id="iat-in-the-future"),
     pytest.param(lambda: mint(kid="k9"), Reason.UNKNOWN_KID, id="unknown-kid"),
     pytest.param(lambda: mint(kid=None), Reason.UNKNOWN_KID, id="no-kid-header"),
     pytest.param(

@@ -41,7 +41,6 @@ from harness.forged_tokens import (
     KEY_1,
     KEY_2,
     KNOWN_TIERS,
-    NOW,
     POLICY,
     REJECTIONS,
     _b64,
@@ -50,6 +49,7 @@ from harness.forged_tokens import (
     jwk,
     jwks,
     mint,
+    now,
 )
 from harness.inproc import serving
 from stub_server.tokens import TokenIssuer
@@ -112,7 +112,7 @@ def test_leeway_is_configurable() -> None:
 
 def test_a_rejection_renders_as_a_401_body_with_an_auth_code() -> None:
     with pytest.raises(TokenRejected) as caught:
-        verify_with_keys(mint(exp=NOW - 120), KEYS, POLICY)
+        verify_with_keys(mint(exp=now() - 120), KEYS, POLICY)
     assert caught.value.http_status == 401
     assert caught.value.to_body() == {
         "error": {"code": "auth_expired", "message": "the token has expired"}
