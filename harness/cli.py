@@ -140,7 +140,8 @@ def _probe(
     token: Annotated[str | None, typer.Option(help="with --target: a bearer it accepts")] = None,
 ) -> None:
     """Run one probe (or --all) against a freshly started stack, or a deployment with --target."""
-    from harness.probes import PROBES, Deployment, ProbeReport, missing_needs, run_probe
+    from harness.probe_target import Deployment, ProbeReport
+    from harness.probes import PROBES, missing_needs, run_probe
     from harness.stack import StackError, running_stack
 
     if list_:

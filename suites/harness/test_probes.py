@@ -7,7 +7,15 @@ import sys
 
 import pytest
 
-from harness.probes import PROBES, run_probe
+from harness.probe_target import Deployment, ProbeUnavailable
+from harness.probes import PROBES, missing_needs, run_probe
+from harness.probes_upstream import (
+    citation_diff,
+    explicit_project,
+    jwks_token,
+    sentinel_saturation,
+    upstream_preflight,
+)
 from harness.stack import Stack
 
 
@@ -39,3 +47,21 @@ def test_an_unknown_probe_is_a_usage_error() -> None:
         timeout=60,
     )
     assert done.returncode == 2 and "give a probe name" in done.stderr
+
+
+def test_every_upstream_probe_is_unavailable_against_a_deployment_given_no_stub_upstream() -> None:
+    bare = Deployment("http://127.0.0.1:9")
+    upstream = (
+        citation_diff,
+        explicit_project,
+        jwks_token,
+        sentinel_saturation,
+        upstream_preflight,
+    )
+    for probe in upstream:
+        with pytest.raises(ProbeUnavailable, match="--mcp"):
+            probe(bare)
+    with pytest.raises(ProbeUnavailable, match="--mcp"):
+        upstream_preflight(bare)
+    assert missing_needs("jwks-token", bare) == ["--mcp"]
+    assert not run_probe("explicit-project", bare).ok

@@ -23,7 +23,8 @@ import gates.promote as promote
 from harness.artifact import Artifact, ledger
 from harness.fsm import HARNESS_TABLE, HarnessRow, HarnessState
 from harness.gating import Decision, Outcome
-from harness.probes import PROBES, ProbeReport
+from harness.probe_target import ProbeReport
+from harness.probes import PROBES
 from harness.stack import StackError
 from harness.table_mutation import TABLES, retargets_unseen
 
