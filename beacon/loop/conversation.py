@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 from beacon.loop.prompts import model_json
-from beacon.store.turns import Message
+from beacon.store.records import Message
 
 MAX_TURNS = 6
 MAX_BYTES = 16 * 1024

@@ -30,7 +30,7 @@ from beacon.loop.gather import MAX_GATHER_ROUNDS, gather
 from beacon.loop.narrowing_state import resume
 from beacon.loop.state import TurnDeps, TurnState, new_turn_id
 from beacon.store.errors import StoreError
-from beacon.store.turns import Message
+from beacon.store.records import Message
 from beacon.telemetry import metrics
 from beacon.telemetry.tracing import ANSWER_SPAN, TURN_ID, TURN_SPAN, tracer
 from beacon.upstream.errors import UpstreamError

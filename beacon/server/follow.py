@@ -29,7 +29,8 @@ from collections.abc import AsyncIterator, Callable
 import anyio
 
 from beacon.store.errors import StoreUnavailable
-from beacon.store.turns import StoredFrame, TurnStore
+from beacon.store.frames import StoredFrame
+from beacon.store.turns import TurnStore
 
 log = logging.getLogger(__name__)
 POLL_S = 2.0

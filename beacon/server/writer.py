@@ -23,7 +23,8 @@ from collections.abc import Sequence
 import anyio
 
 from beacon.loop.frames import Frame
-from beacon.store.turns import OpenTurn, TurnStore, call_write
+from beacon.store.frames import OpenTurn
+from beacon.store.turns import TurnStore, call_write
 
 MAX_BATCH = 500
 Pending = tuple[str, Sequence[Frame], OpenTurn | None, "asyncio.Future[None]"]

@@ -1,7 +1,8 @@
 """The shared turn store: PostgreSQL, for several server processes on one database.
 
-Every record rule is ``TurnStore``'s; this module adds what several processes
-need, built on PostgreSQL itself (no broker of our own):
+Every record rule is ``TurnStore``'s; this module gives it the hooks of
+``beacon.store.backends.Backend`` that several processes need, built on PostgreSQL
+itself (no broker of our own):
 
 * **Which process is alive.** Each store takes a session-level advisory lock
   ``(WORKER_LOCKS, worker)`` on a connection it holds for its life, and writes
@@ -37,10 +38,12 @@ from typing import Any, ClassVar
 import psycopg
 from psycopg_pool import ConnectionPool
 
+from beacon.store.backends import SlotHold, Tx
+from beacon.store.core import new_worker_id
 from beacon.store.crypto import Keyring
 from beacon.store.errors import StoreError, StoreUnavailable
 from beacon.store.schema import POSTGRES_SCHEMA
-from beacon.store.turns import SlotHold, TurnStore, Tx, new_worker_id
+from beacon.store.turns import TurnStore
 
 FRAMES_CHANNEL = "beacon_frames"
 # Advisory lock namespaces (the first int4 of a two-key lock).
@@ -99,10 +102,10 @@ class _SlotHold:
 class PostgresStore(TurnStore):
     writes_on_loop: ClassVar[bool] = False
     shared: ClassVar[bool] = True
-    _order: ClassVar[str] = "n"
-    _db_errors: ClassVar[tuple[type[Exception], ...]] = (psycopg.Error,)
-    _lock_rows: ClassVar[str] = " FOR UPDATE"
-    _skip_locked: ClassVar[str] = " FOR UPDATE SKIP LOCKED"
+    order_column: ClassVar[str] = "n"
+    db_errors: ClassVar[tuple[type[Exception], ...]] = (psycopg.Error,)
+    lock_rows: ClassVar[str] = " FOR UPDATE"
+    skip_locked: ClassVar[str] = " FOR UPDATE SKIP LOCKED"
 
     def __init__(self, url: str, keyring: Keyring, *, pool_max: int = POOL_MAX) -> None:
         super().__init__(keyring)
@@ -172,7 +175,7 @@ class PostgresStore(TurnStore):
         raise StoreError("no free worker id")  # 32 collisions in 2**31: not in practice
 
     @contextmanager
-    def _transaction(self) -> Iterator[Tx]:
+    def transaction(self) -> Iterator[Tx]:
         if self._pool is None:
             raise StoreError("the store is closed")
         # The pool's context commits when the block ends, rolls back on an error.
@@ -182,10 +185,10 @@ class PostgresStore(TurnStore):
         except psycopg.OperationalError as exc:  # the connection, not the statement
             raise StoreUnavailable(f"PostgreSQL is unavailable: {_first_line(exc)}") from exc
 
-    def _reading(self) -> contextlib.AbstractContextManager[Tx]:
-        return self._transaction()
+    def reading(self) -> contextlib.AbstractContextManager[Tx]:
+        return self.transaction()
 
-    def _dead_running(self, tx: Tx, turn_id: str | None) -> list[str]:
+    def dead_running(self, tx: Tx, turn_id: str | None) -> list[str]:
         # SKIP LOCKED: a turn another process is finishing right now is theirs.
         query = (
             "SELECT t.id FROM turns t WHERE t.status = 'running' AND NOT EXISTS ("
@@ -201,7 +204,7 @@ class PostgresStore(TurnStore):
         )
         return [str(r[0]) for r in rows.fetchall()]
 
-    def _announce(self, tx: Tx, turn_ids: Sequence[str]) -> None:
+    def announce(self, tx: Tx, turn_ids: Sequence[str]) -> None:
         for start in range(0, len(turn_ids), NOTIFY_IDS_PER_PAYLOAD):
             payload = ",".join(turn_ids[start : start + NOTIFY_IDS_PER_PAYLOAD])
             tx.execute("SELECT pg_notify(?, ?)", (FRAMES_CHANNEL, payload))
@@ -253,6 +256,12 @@ class PostgresStore(TurnStore):
                 listening()
             async for note in conn.notifies():
                 yield note.payload.split(",")
+
+    def checkpoint_due(self) -> bool:
+        return False  # PostgreSQL checkpoints its own WAL
+
+    def checkpoint(self) -> None:
+        return None
 
     def close(self) -> None:
         pool, self._pool = self._pool, None

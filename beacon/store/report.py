@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from beacon.store.turns import TurnStore, Tx
+from beacon.store.backends import Tx
+from beacon.store.turns import TurnStore
 
 DROPPED = "narration_dropped"
 
@@ -33,7 +34,7 @@ def percentile(values: Sequence[float], q: float) -> float | None:
     return ordered[rank - 1]
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class Report:
     since: float
     until: float
@@ -134,29 +135,31 @@ def summarise(store: TurnStore, *, since: float, until: float) -> Report:
             ).fetchall(),
         )
 
-    turns, calls, narration, audit = store._read(read)
-    report = Report(since=since, until=until)
+    turns, calls, narration, audit = store.read(read)
     statuses = Counter(str(r[0]) for r in turns)
-    report.turns = {"total": len(turns), **_sorted(statuses)}
-    report.errors = _sorted(Counter(str(r[1] or "unknown") for r in turns if r[0] == "error"))
-    report.first_frame_ms = _ms([r[3] - r[2] for r in turns if r[3] is not None])
-    report.duration_ms = _ms([r[4] - r[2] for r in turns if r[4] is not None])
-    report.tool_calls = {"total": len(calls), **_sorted(Counter(str(r[1]) for r in calls))}
     by_tool: dict[str, Counter[str]] = {}
     for tool, verdict, _, _ in calls:
         by_tool.setdefault(str(tool), Counter())[str(verdict)] += 1
-    report.tools = {tool: _sorted(c) for tool, c in sorted(by_tool.items())}
-    report.tool_ms = _ms([r[3] / 1000 for r in calls if r[3] is not None])
-    report.grades = _sorted(Counter(str(r[2]) for r in calls if r[1] != "denied"))
-    report.drops = _sorted(Counter(str(r[1]) for r in narration if r[0] == DROPPED))
-    report.narration = _sorted(Counter(str(r[0]) for r in narration))
     verdicts: dict[str, Counter[str]] = {}
     for capability, allowed in audit:
         verdicts.setdefault(str(capability or "none"), Counter())[
             "allowed" if allowed else "denied"
         ] += 1
-    report.verdicts = {cap: _sorted(c) for cap, c in sorted(verdicts.items())}
-    return report
+    return Report(
+        since=since,
+        until=until,
+        turns={"total": len(turns), **_sorted(statuses)},
+        errors=_sorted(Counter(str(r[1] or "unknown") for r in turns if r[0] == "error")),
+        first_frame_ms=_ms([r[3] - r[2] for r in turns if r[3] is not None]),
+        duration_ms=_ms([r[4] - r[2] for r in turns if r[4] is not None]),
+        tool_calls={"total": len(calls), **_sorted(Counter(str(r[1]) for r in calls))},
+        tools={tool: _sorted(c) for tool, c in sorted(by_tool.items())},
+        tool_ms=_ms([r[3] / 1000 for r in calls if r[3] is not None]),
+        grades=_sorted(Counter(str(r[2]) for r in calls if r[1] != "denied")),
+        drops=_sorted(Counter(str(r[1]) for r in narration if r[0] == DROPPED)),
+        narration=_sorted(Counter(str(r[0]) for r in narration)),
+        verdicts={cap: _sorted(c) for cap, c in sorted(verdicts.items())},
+    )
 
 
 def text_lines(report: Report) -> list[str]:

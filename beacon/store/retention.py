@@ -24,7 +24,7 @@ turn is never pruned. On PostgreSQL one process prunes at a time (an advisory lo
 the others find taken and skip), sessions and turns are taken ``FOR UPDATE SKIP
 LOCKED``, and a session is deleted only once it is locked and, read again, has no
 turn: a turn opening in it meanwhile keeps it (or writes it again, see
-``TurnStore._insert_turns``). A pruned session or turn is simply missing: a 404.
+``beacon.store.frames``). A pruned session or turn is simply missing: a 404.
 """
 
 from __future__ import annotations
@@ -37,8 +37,9 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from beacon.lexicon.clock import today
+from beacon.store.backends import Tx
 from beacon.store.errors import StoreError
-from beacon.store.turns import TurnStore, Tx
+from beacon.store.turns import TurnStore
 
 DAY_S = 86_400.0
 DEFAULT_BATCH = 200
@@ -138,7 +139,7 @@ class Figures:
     kept: int
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class PruneReport:
     dry_run: bool
     now: float
@@ -250,16 +251,15 @@ class Pruner:
         report = PruneReport(dry_run=dry_run, now=now)
         with self.store.prune_hold() as held:
             if not held:
-                report.ran = False
-                return report
-            aged = self.store._read(lambda tx: _aged_counts(tx, cut))
+                return PruneReport(dry_run=dry_run, now=now, ran=False)
+            aged = self.store.read(lambda tx: _aged_counts(tx, cut))
             pruned = dict.fromkeys(TABLES, 0)
             if not dry_run:
                 self._pages(cut, pruned)
                 self._turns(cut, pruned)
                 self._sessions(cut, pruned)
                 self._audit(cut, pruned)
-            totals = self.store._read(_totals)
+            totals = self.store.read(_totals)
         for table in TABLES:
             kept = totals[table] - (aged[table] if dry_run else 0)
             report.tables[table] = Figures(
@@ -272,7 +272,7 @@ class Pruner:
     def _pages(self, cut: Cutoffs, pruned: dict[str, int]) -> None:
         batch = self.retention.batch
         while True:
-            with self.store._transaction() as tx:
+            with self.store.transaction() as tx:
                 keys = tx.execute(f"{_AGED_PAGES} LIMIT ?", (cut.pages, batch)).fetchall()
                 tx.executemany(
                     "DELETE FROM pages WHERE turn_id = ? AND slot = ?",
@@ -284,9 +284,9 @@ class Pruner:
 
     def _turns(self, cut: Cutoffs, pruned: dict[str, int]) -> None:
         batch = self.retention.batch
-        lock = self.store._skip_locked
+        lock = self.store.skip_locked
         while True:
-            with self.store._transaction() as tx:
+            with self.store.transaction() as tx:
                 ids = [
                     str(r[0])
                     for r in tx.execute(
@@ -305,9 +305,9 @@ class Pruner:
 
     def _sessions(self, cut: Cutoffs, pruned: dict[str, int]) -> None:
         batch = self.retention.batch
-        lock = self.store._skip_locked
+        lock = self.store.skip_locked
         while True:
-            with self.store._transaction() as tx:
+            with self.store.transaction() as tx:
                 ids = [
                     str(r[0])
                     for r in tx.execute(
@@ -339,11 +339,11 @@ class Pruner:
 
     def _audit(self, cut: Cutoffs, pruned: dict[str, int]) -> None:
         batch = self.retention.batch
-        order = self.store._order
+        order = self.store.order_column
         for table in AUDIT_TABLES:
             before: object = cut.audit_iso if table == "audit" else cut.audit
             while True:
-                with self.store._transaction() as tx:
+                with self.store.transaction() as tx:
                     done = tx.execute(
                         f"DELETE FROM {table} WHERE {order} IN "
                         f"(SELECT {order} FROM {table} WHERE at < ? LIMIT ?)",

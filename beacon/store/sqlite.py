@@ -17,24 +17,36 @@ from __future__ import annotations
 
 import sqlite3
 import threading
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import ClassVar
 
+from beacon.store.backends import SlotHold, Tx
 from beacon.store.crypto import Keyring
 from beacon.store.errors import StoreError
 from beacon.store.schema import SQLITE_LATER_COLUMNS, SQLITE_SCHEMA
-from beacon.store.turns import TurnStore, Tx
+from beacon.store.turns import TurnStore
 
 WRITER_BUSY_MS = 5_000
 READER_BUSY_MS = 30_000
 
 
+class _NoHold:
+    def release(self) -> None:
+        return None
+
+
 class SqliteStore(TurnStore):
     # Write transactions between checkpoints: ~a few hundred turns' frames.
     CHECKPOINT_EVERY = 256
-    _db_errors: ClassVar[tuple[type[Exception], ...]] = (sqlite3.Error,)
+    writes_on_loop: ClassVar[bool] = True
+    shared: ClassVar[bool] = False
+    order_column: ClassVar[str] = "rowid"
+    db_errors: ClassVar[tuple[type[Exception], ...]] = (sqlite3.Error,)
+    # A write transaction (BEGIN IMMEDIATE) holds the whole database: no row locks.
+    lock_rows: ClassVar[str] = ""
+    skip_locked: ClassVar[str] = ""
 
     def __init__(self, path: str | Path, keyring: Keyring) -> None:
         super().__init__(keyring)
@@ -65,7 +77,7 @@ class SqliteStore(TurnStore):
         return db
 
     @contextmanager
-    def _transaction(self) -> Iterator[Tx]:
+    def transaction(self) -> Iterator[Tx]:
         with self._write_lock:
             db = self._writer
             if db is None:
@@ -82,13 +94,13 @@ class SqliteStore(TurnStore):
                 self._writes += 1
 
     @contextmanager
-    def _reading(self) -> Iterator[Tx]:
+    def reading(self) -> Iterator[Tx]:
         with self._read_lock:
             if self._reader is None:
                 raise StoreError("the store is closed")
             yield self._reader
 
-    def _dead_running(self, tx: Tx, turn_id: str | None) -> list[str]:
+    def dead_running(self, tx: Tx, turn_id: str | None) -> list[str]:
         query = "SELECT id FROM turns WHERE status = 'running' AND (worker IS NULL OR worker != ?)"
         rows = (
             tx.execute(query + " AND id = ?", (self.worker, turn_id))
@@ -96,6 +108,27 @@ class SqliteStore(TurnStore):
             else tx.execute(query, (self.worker,))
         )
         return [str(r[0]) for r in rows.fetchall()]
+
+    def announce(self, tx: Tx, turn_ids: Sequence[str]) -> None:
+        return None  # one process: no other is following its turns
+
+    def notifications(
+        self, listening: Callable[[], object] | None = None
+    ) -> AsyncIterator[list[str]]:
+        raise StoreError("this store is not shared between processes")
+
+    def lock_slot(self, turn_id: str, slot: str) -> SlotHold:
+        return _NoHold()  # one process: its callers take turns in beacon.server.slots
+
+    @contextmanager
+    def prune_hold(self) -> Iterator[bool]:
+        yield True  # one writing process: no other pruner
+
+    def ready(self) -> bool:
+        return True
+
+    def keep_alive(self) -> bool:
+        return True
 
     def checkpoint_due(self) -> bool:
         """Whether enough has been written to move the WAL into the database."""

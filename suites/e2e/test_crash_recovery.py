@@ -21,8 +21,8 @@ import pytest
 
 from beacon.loop.frames import FrameMaker
 from beacon.store.crypto import new_key_slot, parse_keys
+from beacon.store.frames import OpenTurn
 from beacon.store.sqlite import SqliteStore
-from beacon.store.turns import OpenTurn
 from beacon.wire.sse import SseEvent, parse_sse
 from harness.chat_process import chat_env, chat_process
 from harness.stack import Stack

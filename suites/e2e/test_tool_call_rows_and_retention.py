@@ -23,8 +23,8 @@ import pytest
 from beacon.adjudication import Grade
 from beacon.store.backends import open_store
 from beacon.store.crypto import new_key_slot, parse_keys
+from beacon.store.frames import OpenTurn
 from beacon.store.records import PageRecord
-from beacon.store.turns import OpenTurn
 from harness.chat_process import chat_env, chat_process
 from harness.stack import Stack, beacon_executable
 from harness.turn_streams import PANORAMAS, auth, events, frames_of, post, turn_id_of

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from beacon.loop.conversation import conversation, conversation_message
-from beacon.store.turns import Message
+from beacon.store.records import Message
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,7 @@ from beacon.adjudication import GateState, Grade
 from beacon.policy.audit import AuditRow
 from beacon.store.backends import open_store
 from beacon.store.crypto import new_key_slot, parse_keys
+from beacon.store.frames import OpenTurn
 from beacon.store.records import NarrowingRecord, PageRecord
 from beacon.store.retention import (
     DAY_S,
@@ -27,7 +28,7 @@ from beacon.store.retention import (
     retention_from_env,
     retention_now,
 )
-from beacon.store.turns import OpenTurn, TurnStore
+from beacon.store.turns import TurnStore
 
 PAGE = PageRecord(
     tool="search_photos",

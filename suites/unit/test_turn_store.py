@@ -31,9 +31,10 @@ from beacon.store.errors import (
     StoreError,
     TurnTaken,
 )
-from beacon.store.records import NarrowingRecord, PageRecord
+from beacon.store.frames import OpenTurn
+from beacon.store.records import NarrowingRecord, PageRecord, SaveFailed, SessionNotOwned
 from beacon.store.sqlite import SqliteStore
-from beacon.store.turns import OpenTurn, SaveFailed, SessionNotOwned, TurnStore
+from beacon.store.turns import TurnStore
 
 SECRET_PAGE = PageRecord(
     tool="search_photos",

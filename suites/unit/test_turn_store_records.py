@@ -18,8 +18,9 @@ from beacon.policy.audit import AuditRow
 from beacon.store.backends import open_store
 from beacon.store.crypto import Keyring, format_key, generate_key, parse_keys, record_context, seal
 from beacon.store.errors import SealedReason, SealedRecordError
+from beacon.store.frames import OpenTurn
 from beacon.store.records import NarrowingOption, NarrowingRecord, PageRecord
-from beacon.store.turns import OpenTurn, TurnStore
+from beacon.store.turns import TurnStore
 from beacon.wire.accounting import PageSummary
 
 RING: Keyring = parse_keys(format_key("k1", generate_key()))
