@@ -1,16 +1,11 @@
 """The turn store keeps content sealed, opens old records after a key rotation,
 never returns a tampered record as text, and saves a turn whole or not at all —
-on SQLite and on PostgreSQL alike (each test that is not about one backend runs
-on both)."""
+on SQLite and on PostgreSQL alike (each test runs on both; what only one backend
+does is in ``test_turn_store_sqlite.py`` and ``test_turn_store_postgres.py``)."""
 
 from __future__ import annotations
 
-import asyncio
-import signal
 import sqlite3
-import subprocess
-import sys
-import threading
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from datetime import UTC, datetime
@@ -33,7 +28,6 @@ from beacon.store.errors import (
 )
 from beacon.store.frames import OpenTurn
 from beacon.store.records import NarrowingRecord, PageRecord, SaveFailed, SessionNotOwned
-from beacon.store.sqlite import SqliteStore
 from beacon.store.turns import TurnStore
 
 SECRET_PAGE = PageRecord(
@@ -248,161 +242,6 @@ def test_audit_rows_keep_their_order_and_flags(backend: Backend) -> None:
         ("search_photos", True, False),
         ("query_data", False, True),
     ]
-
-
-# --- SQLite only: one writing process, a WAL the checkpointer owns --------------
-
-
-def sqlite_store(path: Path, spec: str = K1) -> SqliteStore:
-    return SqliteStore(path / "beacon.sqlite3", parse_keys(spec))
-
-
-def test_writes_leave_the_wal_to_the_checkpointer(tmp_path: Path) -> None:
-    kept = sqlite_store(tmp_path)
-    for n in range(kept.CHECKPOINT_EVERY):
-        assert not kept.checkpoint_due()
-        kept.open_turn(f"t{n}", owner="u", session_id=None, mode="single")
-    assert kept.checkpoint_due()  # the writer asks for one; nothing syncs on its own
-    wal = tmp_path / "beacon.sqlite3-wal"
-    assert wal.stat().st_size > 0
-    kept.checkpoint()
-    assert not kept.checkpoint_due()
-    # Everything is in the database file itself: a reader of the file alone sees it.
-    copy = tmp_path / "copy.sqlite3"
-    copy.write_bytes((tmp_path / "beacon.sqlite3").read_bytes())
-    rows = sqlite3.connect(copy).execute("SELECT COUNT(*) FROM turns").fetchone()
-    assert rows == (kept.CHECKPOINT_EVERY,)
-
-
-def test_the_writer_gives_up_on_a_lock_held_elsewhere_instead_of_stalling(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # The write connection is used on the event loop: a lock another process holds
-    # must turn into an error soon, not a frozen server.
-    monkeypatch.setattr("beacon.store.sqlite.WRITER_BUSY_MS", 100)
-    kept = sqlite_store(tmp_path)
-    other = sqlite3.connect(tmp_path / "beacon.sqlite3", isolation_level=None)
-    other.execute("BEGIN IMMEDIATE")
-    try:
-        with pytest.raises(sqlite3.OperationalError, match="locked"):
-            kept.open_turn("t1", owner="u", session_id=None, mode="single")
-        assert kept.turn("t1") is None  # reads still go on beside the writer
-    finally:
-        other.execute("ROLLBACK")
-        other.close()
-    kept.open_turn("t1", owner="u", session_id=None, mode="single")
-    assert kept.turn("t1") is not None
-
-
-def test_a_database_made_before_workers_were_recorded_gets_the_column(tmp_path: Path) -> None:
-    path = tmp_path / "beacon.sqlite3"
-    old = sqlite3.connect(path)
-    old.execute(
-        "CREATE TABLE turns (id TEXT PRIMARY KEY, session_id TEXT, owner TEXT NOT NULL, "
-        "mode TEXT NOT NULL, status TEXT NOT NULL, created_at REAL NOT NULL)"
-    )
-    old.execute("INSERT INTO turns VALUES ('t0', NULL, 'u', 'single', 'running', 0)")
-    old.commit()
-    old.close()
-    kept = SqliteStore(path, parse_keys(K1))
-    # The old running turn has no worker: its process is long gone.
-    assert kept.interrupt_running(lambda turn, seq: b"x") == ["t0"]
-    kept.open_turn("t1", owner="u", session_id=None, mode="single")
-    assert kept.interrupt_running(lambda turn, seq: b"x") == []
-
-
-# --- PostgreSQL only: several processes on one database ------------------------
-
-
-def test_a_load_more_slot_held_by_one_store_waits_for_its_release_in_another(
-    pg_url: str,
-) -> None:
-    first, second = (open_store(pg_url, parse_keys(K1)) for _ in range(2))
-    try:
-        held = first.lock_slot("t1", "search#1")
-        other_slot = second.lock_slot("t1", "search#2")  # another slot: no wait
-        other_slot.release()
-        got: list[float] = []
-        waiter = threading.Thread(
-            target=lambda: (second.lock_slot("t1", "search#1").release(), got.append(1.0))
-        )
-        waiter.start()
-        waiter.join(timeout=0.5)
-        assert got == []  # still waiting on the first store's hold
-        held.release()
-        waiter.join(timeout=10)
-        assert got == [1.0]
-    finally:
-        first.close()
-        second.close()
-
-
-def test_a_slot_held_by_a_process_that_is_killed_is_free_at_once(pg_url: str) -> None:
-    holder = subprocess.Popen(
-        [
-            sys.executable,
-            "-c",
-            "import sys, time\n"
-            "from beacon.store.backends import open_store\n"
-            "from beacon.store.crypto import parse_keys\n"
-            "held = open_store(sys.argv[1], parse_keys(sys.argv[2])).lock_slot('t1', 'search#1')\n"
-            "print('held', flush=True)\n"
-            "time.sleep(60)\n",
-            pg_url,
-            K1,
-        ],
-        stdout=subprocess.PIPE,
-    )
-    second = open_store(pg_url, parse_keys(K1))
-    try:
-        assert holder.stdout is not None and holder.stdout.readline() == b"held\n"
-        got: list[int] = []
-        waiter = threading.Thread(
-            target=lambda: (second.lock_slot("t1", "search#1"), got.append(1))
-        )
-        waiter.start()
-        waiter.join(timeout=0.5)
-        assert got == []  # the live holder keeps it
-        holder.send_signal(signal.SIGKILL)
-        waiter.join(timeout=10)
-        assert got == [1]  # its connection died with it, and the lock with that
-    finally:
-        holder.kill()
-        holder.wait(timeout=10)
-        assert holder.stdout is not None
-        holder.stdout.close()
-        second.close()
-
-
-def test_frames_committed_by_one_store_are_announced_to_listeners_of_another(
-    pg_url: str,
-) -> None:
-    writer, listener = (open_store(pg_url, parse_keys(K1)) for _ in range(2))
-
-    async def first_announcement() -> list[str]:
-        listening = asyncio.Event()
-        notes = listener.notifications(listening.set)
-        pending = asyncio.ensure_future(anext(notes))
-        await asyncio.wait_for(listening.wait(), 10)
-        # A rolled-back write announces nothing; the committed one does.
-        with pytest.raises(SessionNotOwned):
-            await asyncio.to_thread(
-                writer.append_frames,
-                [("t0", 1, "start", b"x")],
-                [OpenTurn("t0", "eve", "s1", "chat")],
-            )
-        await asyncio.to_thread(writer.append_frames, [("t1", 1, "start", b"a")])
-        try:
-            return await asyncio.wait_for(pending, 10)
-        finally:
-            await notes.aclose()
-
-    try:
-        writer.open_turn("t1", owner="u", session_id="s1", mode="chat")
-        assert asyncio.run(first_announcement()) == ["t1"]
-    finally:
-        writer.close()
-        listener.close()
 
 
 def test_a_turn_handed_to_another_owner_does_not_open(backend: Backend) -> None:
