@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from boundaries import Registry
-from harness.checks import crossing_tests
+from harness.checks.seams import crossing_tests
 from harness.required import required_groups
 
 

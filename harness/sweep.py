@@ -20,7 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from boundaries import EXPECTED_COUNTS, KINDS, Registry, load_registry
-from harness.checks import CheckContext, run_check
+from harness.checks import run_check
+from harness.checks.base import CheckContext
 from harness.fanin import audit
 from harness.refs import CheckFailed
 
@@ -29,7 +30,7 @@ RECORD_VERSION = 1
 # The sweep's own machinery is swept too: a changed check is a changed verdict.
 SWEEP_OWN_PATHS: tuple[str, ...] = (
     "boundaries",
-    "harness/checks.py",
+    "harness/checks",
     "harness/producers.py",
     "harness/refs.py",
     "harness/sweep.py",

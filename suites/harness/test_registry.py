@@ -15,7 +15,9 @@ import pytest
 import yaml
 
 from boundaries import EXPECTED_COUNTS, KINDS, load_registry
-from harness.checks import CHECKS, CheckContext, crossing_tests, run_check
+from harness.checks import CHECKS, run_check
+from harness.checks.base import CheckContext
+from harness.checks.seams import crossing_tests
 from harness.recorded import llm_requests, recorded_frames, served_openapi
 from harness.refs import CheckFailed
 from harness.sweep import run_sweep

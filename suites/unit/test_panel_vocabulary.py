@@ -21,7 +21,8 @@ from beacon.adjudication.slots import PHRASES, SlotValue, render_slot
 from beacon.server import vocabulary as generator
 from beacon.wire.frames import FRAME_TYPES, TERMINAL_FRAMES
 from beacon.wire.turns import LOCALES
-from harness.checks import CheckContext, generated_file
+from harness.checks.base import CheckContext
+from harness.checks.values import generated_file
 from harness.refs import CheckFailed
 
 ROOT = Path(__file__).resolve().parents[2]
