@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import Header, Security
+from fastapi import Header, Path, Security
 from fastapi.security import APIKeyQuery, HTTPBearer
 from pydantic import BaseModel
 from pydantic.json_schema import models_json_schema
@@ -24,6 +24,7 @@ from pydantic.json_schema import models_json_schema
 from beacon.server.replies import Error
 from beacon.wire.frames import FRAME_MODELS
 from beacon.wire.headers import SCENARIO_HEADER, TURN_HEADER
+from beacon.wire.turns import ID_MAX, ID_PATTERN
 
 OPENAPI_VERSION = "3.2.0"  # for the event stream's itemSchema
 # A stub scenario name (kebab-case); anything else is a documented 422. Refused
@@ -32,6 +33,9 @@ ScenarioHeader = Annotated[
     str | None,
     Header(alias=SCENARIO_HEADER, pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$", max_length=64),
 ]
+# A path id no server ever made (a NUL, a control byte, a slash…) is 422 before any store.
+TurnId = Annotated[str, Path(pattern=ID_PATTERN, max_length=ID_MAX)]
+SessionId = Annotated[str, Path(pattern=ID_PATTERN, max_length=ID_MAX)]
 # The session a chat turn belongs to, beside the turn's id (``X-Beacon-Turn``) on the
 # stream's response: a client, or a fuzzer following the links, has both before a frame.
 SESSION_HEADER = "X-Beacon-Session"

@@ -9,7 +9,7 @@ resets at 00:00 UTC.
   statement, shared by every process on PostgreSQL) or refuses with a 429
   ``quota_exhausted``, ``Retry-After`` and ``error.reset_at`` — before any model or
   upstream call. No limit: nothing is read or written.
-* ``GET /v1/quota/events`` (``add_quota_route``) is an event stream of ``quota``
+* ``GET /v1/quota/events`` (``routes/quota.py``) is an event stream of ``quota``
   events: the remaining count at once on connect, then a new one whenever a
   question is spent (at once for a spend in this process; within ``POLL_S`` for a
   spend in another process sharing the database) and at the day's reset; a
@@ -37,57 +37,18 @@ from types import FrameType
 from typing import Any
 
 import anyio
-from fastapi import Depends, FastAPI, Request
-from fastapi.responses import JSONResponse, StreamingResponse
-from pydantic import BaseModel, ConfigDict, Field
+from fastapi.responses import JSONResponse
 
 from beacon.auth.verify import Identity
-from beacon.server.edge import verified_identity
-from beacon.server.negotiation import EVENT_STREAM, serves
-from beacon.server.openapi import AUTH, GUARDED, STREAM_HEADERS, errors
 from beacon.store.errors import StoreError
 from beacon.store.quota import QuotaCounts
 
 log = logging.getLogger(__name__)
 QUOTA_EXHAUSTED = "quota_exhausted"
 QUOTA_UNAVAILABLE = "quota_unavailable"
-QUOTA_PATH = "/v1/quota/events"
 KEEP_ALIVE_S = 15.0
 POLL_S = 1.0
 KEEP_ALIVE = b": keep-alive\n\n"
-
-
-class QuotaEvent(BaseModel):
-    """One ``quota`` event's data. Unlimited: ``{"remaining": null}`` and nothing else."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    remaining: int | None = Field(ge=0, description="questions left today; null: no quota")
-    limit: int | None = Field(default=None, ge=0, description="questions a day")
-    reset_at: datetime | None = Field(default=None, description="when the count resets (UTC)")
-
-
-QUOTA_STREAM: dict[int | str, dict[str, Any]] = {
-    200: {
-        "description": "`quota` events: the remaining count on connect, then on each spend",
-        "content": {
-            "text/event-stream": {
-                "itemSchema": {
-                    "type": "object",
-                    "required": ["event", "data"],
-                    "properties": {
-                        "event": {"const": "quota"},
-                        "data": {
-                            "type": "string",
-                            "contentMediaType": "application/json",
-                            "contentSchema": QuotaEvent.model_json_schema(),
-                        },
-                    },
-                }
-            }
-        },
-    }
-}
 
 
 def utc_now() -> datetime:
@@ -121,7 +82,8 @@ def quota_frame(data: dict[str, Any]) -> bytes:
     return f"event: quota\ndata: {json.dumps(data, separators=(',', ':'))}\n\n".encode()
 
 
-@dataclass(eq=False, slots=True)
+# Mutable: the publisher overwrites ``latest`` in place for the stream to read on waking.
+@dataclass(frozen=False, eq=False, slots=True)
 class _Watch:
     """One open stream's mailbox: the latest (day, spent) published for its user."""
 
@@ -165,7 +127,7 @@ class Quota:
             spent = await anyio.to_thread.run_sync(self.counts.spend, identity.sub, day, limit)
         except StoreError as exc:
             log.warning("the question quota cannot be read: %s", exc)
-            return _unavailable()
+            return quota_unavailable()
         if spent is None:
             reset = reset_after(day)
             seconds = max(1, math.ceil((reset - now).total_seconds()))
@@ -320,28 +282,6 @@ def _then_stop(
     return handler
 
 
-def _unavailable() -> JSONResponse:
+def quota_unavailable() -> JSONResponse:
     body = {"error": {"code": QUOTA_UNAVAILABLE, "message": "the question quota cannot be read"}}
     return JSONResponse(body, status_code=503, headers={"Retry-After": "1"})
-
-
-def add_quota_route(app: FastAPI, quota: Quota) -> None:
-    @app.get(
-        QUOTA_PATH,
-        operation_id="quota_events",
-        response_class=StreamingResponse,
-        responses={**QUOTA_STREAM, **errors(*GUARDED, 406)},
-        dependencies=[*AUTH, Depends(serves(EVENT_STREAM))],
-    )
-    async def quota_events(request: Request) -> Any:
-        """The caller's remaining questions today, live: one ``quota`` event at once
-        (``{"remaining": null}`` without a quota), then one per question spent."""
-        identity = verified_identity(request.scope)
-        try:
-            first = await quota.first(identity)
-        except StoreError as exc:
-            log.warning("the question quota cannot be read: %s", exc)
-            return _unavailable()
-        return StreamingResponse(
-            quota.events(identity, first), media_type="text/event-stream", headers=STREAM_HEADERS
-        )

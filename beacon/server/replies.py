@@ -1,6 +1,7 @@
 """The JSON bodies the chat server answers with, as published in its OpenAPI
 document (the frames are ``beacon.wire.frames``'; the turn request is
-``beacon.wire.turns``'). Models for the schema only: the routes build plain dicts.
+``beacon.wire.turns``'). Models for the schema only: the routes build plain dicts,
+and their refusals with ``error``, ``not_found`` and ``store_unavailable`` below.
 
 Every refusal, whoever sends it (the request edge, a route, the rate limit, a
 404 for an unknown path, a 405, the catch-all 500), is one shape: ``Error``.
@@ -11,6 +12,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Literal
 
+from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 
@@ -62,3 +64,18 @@ class Health(_Reply):
     ok: bool
     version: str
     store: Literal["unavailable"] = "unavailable"  # only when not ready
+
+
+def error(status: int, code: str, message: str) -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+
+
+def not_found(what: str) -> JSONResponse:
+    # The same answer for "missing" and "someone else's": a stranger learns nothing.
+    return error(404, f"{what}_not_found", f"no such {what}")
+
+
+def store_unavailable() -> JSONResponse:
+    reply = error(503, "store_unavailable", "the turn store is unavailable; try again shortly")
+    reply.headers["Retry-After"] = "1"
+    return reply

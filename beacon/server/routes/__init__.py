@@ -1,0 +1,1 @@
+"""One router per resource; ``create_app`` includes them in the document's order."""

@@ -1,0 +1,90 @@
+"""``GET /v1/turns/{turn_id}/events``: a turn's frames after a seq, to its owner.
+
+Live from this process's hub, followed from the store when another process
+drives it, replayed when it has ended; ``Last-Event-ID`` and ``after`` both
+resume, and a reconnect after the terminal is a 204 (EventSource stops).
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Annotated, Any
+
+import anyio
+from fastapi import APIRouter, Depends, Header, Query, Request
+from fastapi.responses import Response, StreamingResponse
+
+from beacon.policy.capabilities import withheld_capability
+from beacon.policy.notices import denial_notice
+from beacon.server.context import Context, identify
+from beacon.server.negotiation import EVENT_STREAM, serves
+from beacon.server.openapi import GUARDED, SSE, TICKET_AUTH, TurnId, errors
+from beacon.server.replies import error, not_found
+from beacon.server.sse import ended_before, interrupted, stream
+from beacon.server.ticket_edge import TICKET_PARAM
+from beacon.wire.turns import LAST_EVENT_ID_PATTERN, MAX_SEQ
+
+router = APIRouter()
+
+
+@router.get(
+    "/v1/turns/{turn_id}/events",
+    operation_id="turn_events",
+    response_class=StreamingResponse,
+    responses={**SSE, **errors(*GUARDED, 403, 404, 406)},
+    dependencies=[*TICKET_AUTH, Depends(serves(EVENT_STREAM))],
+)
+async def turn_events(
+    request: Request,
+    turn_id: TurnId,
+    context: Context,
+    after: Annotated[int, Query(ge=0, le=MAX_SEQ)] = 0,
+    last_event_id: Annotated[
+        str | None, Header(pattern=LAST_EVENT_ID_PATTERN, max_length=9)
+    ] = None,
+) -> Any:
+    identity = identify(request)
+    store = context.store
+    # Present only if the edge opened it (a ticket, when sent, decides alone).
+    ticketed = TICKET_PARAM in request.query_params
+    if last_event_id is not None:  # ASCII digits only: "³" is a digit to str.isdigit
+        after = max(after, int(last_event_id))
+    live = context.hub.get(turn_id)
+    if live is not None:
+        if live.owner != identity.sub:
+            return not_found("turn")
+        if after and await ended_before(store, turn_id, after):
+            return Response(status_code=204)
+        return stream(live.follow(after), hint=ticketed)
+    record = await anyio.to_thread.run_sync(store.turn, turn_id)
+    if record is None or record.owner != identity.sub:
+        return not_found("turn")
+    if record.status == "running":
+        # Stored as running, driven by no process here. If its process died, it
+        # ends now, once, after every frame its clients received; if another
+        # process drives it (a shared store), it is followed from the store.
+        await anyio.to_thread.run_sync(store.interrupt_running, interrupted, turn_id)
+        if context.followers is not None:
+            # The first read here: a record this process cannot open is a coded
+            # error now, not a stream cut after its headers.
+            first = await anyio.to_thread.run_sync(store.frames_since, turn_id, after)
+            if first[0] != "running" and not first[1]:
+                return Response(status_code=204)
+            return stream(context.followers.follow(turn_id, after, first), hint=ticketed)
+    # A finished turn is decided again for the token as it stands, like load-more:
+    # a replay is all or nothing (its bytes are the live stream's), so a turn
+    # that used a capability the caller has lost is refused whole.
+    used = await anyio.to_thread.run_sync(store.capabilities_used, [turn_id])
+    lost = withheld_capability(used.get(turn_id, ()), identity.tiers)
+    if lost is not None:
+        return error(403, "denied", denial_notice(lost))
+    frames = await anyio.to_thread.run_sync(store.frames_after, turn_id, after)
+    if not frames:
+        # Ended, and every frame is the client's already: nothing will ever follow.
+        return Response(status_code=204)
+
+    async def replay() -> AsyncIterator[bytes]:
+        for encoded in frames:
+            yield encoded
+
+    return stream(replay(), hint=ticketed)

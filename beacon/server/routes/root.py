@@ -1,0 +1,35 @@
+"""``GET /`` (to the panel) and the static files: the panel and its demo hosts."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from fastapi import APIRouter, FastAPI, Request
+from fastapi.responses import RedirectResponse
+from fastapi.staticfiles import StaticFiles
+
+from beacon.server.openapi import EDGE, REDIRECT, errors
+
+router = APIRouter()
+_BEACON = Path(__file__).resolve().parent.parent.parent
+
+
+@router.get(
+    "/",
+    operation_id="root",
+    response_class=RedirectResponse,
+    status_code=307,
+    responses={**REDIRECT, **errors(*EDGE)},
+)
+async def root(request: Request) -> RedirectResponse:
+    query = f"?{request.url.query}" if request.url.query else ""
+    return RedirectResponse(url="/panel/" + query)
+
+
+def mount_static(app: FastAPI) -> None:
+    # The panel is static files beside the server package, not a Python package:
+    # nothing but HTML, JS and CSS may be served from it.
+    app.mount("/panel", StaticFiles(directory=str(_BEACON / "panel"), html=True), name="panel")
+    # Two demo hosts embedding the panel through its host adapter; the server
+    # itself stays host-blind (no per-host branch anywhere in it).
+    app.mount("/hosts", StaticFiles(directory=str(_BEACON / "hosts"), html=True), name="hosts")
