@@ -1,10 +1,17 @@
 """The upstream's tool catalog, as the planner model receives it (OpenAI wire).
 
-The catalog is re-sent with every planning request and is most of the model's
-input, so it is compacted without losing meaning: ``title`` keys (the property
-name already says it) go, and an optional parameter spelled
-``anyOf: [X, {"type": "null"}], default: null`` becomes plain X — it is
-optional because ``required`` does not name it, and omitting it means null.
+The catalog is most of the model's input, so it goes out whole only where the
+model chooses among tools — the planner's first request — and is compacted
+without losing meaning: ``title`` keys (the property name already says it) go;
+an optional parameter spelled ``anyOf: [X, {"type": "null"}], default: null``
+becomes plain X (it is optional because ``required`` does not name it, and
+omitting it means null); and the bounds only a validator reads (lengths,
+minimum and maximum, ``additionalProperties``) go — the upstream checks every
+call against its own schema and a call out of bounds comes back as its
+validation error, so the model is told what to pass, not how it is policed.
+A later round re-asks or corrects what the first one planned: it carries only
+the tools the turn has called and the one a correction names
+(``working_set``), and never a second copy of the rest.
 
 One thing is left out on purpose: the ``cursor`` parameter. Paging is code's
 job — load-more fetches the next page and the stitcher checks it against the
@@ -15,6 +22,7 @@ alternative that required one, as ``query_data``'s ``anyOf`` does, goes too).
 from __future__ import annotations
 
 import json
+from collections.abc import Collection
 from typing import Any
 
 _NULL = {"type": "null"}
@@ -39,13 +47,26 @@ def _optional_as_plain(schema: dict[str, Any]) -> dict[str, Any]:
     return schema
 
 
+# Keywords only a validator acts on (each with the JSON type its value has there, so a
+# property that happens to be named "minimum" is never dropped).
+_VALIDATOR_ONLY: dict[str, type | tuple[type, ...]] = {
+    "title": str,
+    "minLength": int,
+    "maxLength": int,
+    "minimum": (int, float),
+    "maximum": (int, float),
+    "additionalProperties": bool,
+}
+
+
+def _validator_only(key: str, value: Any) -> bool:
+    kind = _VALIDATOR_ONLY.get(key)
+    return kind is not None and isinstance(value, kind)
+
+
 def compact_schema(schema: Any) -> Any:
     if isinstance(schema, dict):
-        cleaned = {
-            k: compact_schema(v)
-            for k, v in schema.items()
-            if not (k == "title" and isinstance(v, str))
-        }
+        cleaned = {k: compact_schema(v) for k, v in schema.items() if not _validator_only(k, v)}
         return _optional_as_plain(cleaned)
     if isinstance(schema, list):
         return [compact_schema(v) for v in schema]
@@ -107,3 +128,9 @@ def _function(tool: dict[str, Any]) -> dict[str, Any]:
 def openai_tools(listed: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The planner's catalog. Entries may be shared between turns: read-only."""
     return [_function(t) for t in listed]
+
+
+def working_set(catalog: list[dict[str, Any]], names: Collection[str]) -> list[dict[str, Any]]:
+    """The catalog a planner round after the first carries: the named tools, in the
+    catalog's order (a stable prefix), and nothing the turn has not reached for."""
+    return [tool for tool in catalog if tool["function"]["name"] in names]

@@ -18,7 +18,7 @@ from beacon.lexicon.clock import today
 from beacon.lexicon.copy import BUDGET, say
 from beacon.llm.client import Completion, stream_completion
 from beacon.loop.aggregate import AggregateCorrection
-from beacon.loop.catalog import openai_tools
+from beacon.loop.catalog import openai_tools, working_set
 from beacon.loop.citations import records_of
 from beacon.loop.context import project_directory
 from beacon.loop.dispatch import call, deny_needed_tools, lacks_intent_tool
@@ -194,9 +194,12 @@ async def gather(state: TurnState, upstream: Upstream) -> None:
     correction = AggregateCorrection.for_turn(state.request.message, tools)
     # A filter the planner dropped is asked for once too (scope.py), in the same budget.
     scope_correction = ScopeCorrection()
+    # The tools the turn has reached for: a later round carries only these (catalog.py).
+    reached: set[str] = set()
     for round_no in range(1, MAX_GATHER_ROUNDS + 1):
         with _round(state, round_no):
-            completion = await plan(state, messages, tools)
+            offered = tools if round_no == 1 else working_set(tools, reached)
+            completion = await plan(state, messages, offered)
             if not completion.tool_calls:
                 nudge = correction.after_stop(
                     round_no, MAX_GATHER_ROUNDS, state.evidence, completion.content
@@ -205,6 +208,9 @@ async def gather(state: TurnState, upstream: Upstream) -> None:
                 )
                 if not nudge:
                     return
+                aggregate = tool_with_role("aggregate")
+                if correction.sent_before == round_no + 1 and aggregate is not None:
+                    reached.add(aggregate)  # the tool the correction names
                 messages.extend(nudge)
                 continue
             calls = completion.tool_calls
@@ -221,6 +227,7 @@ async def gather(state: TurnState, upstream: Upstream) -> None:
                 ],
             )
             messages.append(_assistant_turn(completion))
+            reached.update(c.name for c in calls)
             for planned in calls:
                 slot = state.next_slot()
                 scoped = scoped_arguments(planned.name, planned.arguments, state.narrowing)

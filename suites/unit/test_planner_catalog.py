@@ -7,7 +7,7 @@ from typing import Any
 import jsonschema
 import pytest
 
-from beacon.loop.catalog import compact_schema, openai_tools, without_paging
+from beacon.loop.catalog import compact_schema, openai_tools, without_paging, working_set
 
 SCHEMA: dict[str, Any] = {
     "title": "Args",
@@ -30,9 +30,39 @@ SCHEMA: dict[str, Any] = {
 def test_titles_go_and_optional_nulls_become_plain_types() -> None:
     compact = compact_schema(SCHEMA)
     assert "title" not in str(compact)
-    assert compact["properties"]["level_number"] == {"type": "integer", "minimum": 1}
-    assert compact["properties"]["limit"] == SCHEMA["properties"]["limit"]
+    assert compact["properties"]["level_number"] == {"type": "integer"}
     assert compact["properties"]["mode"] == SCHEMA["properties"]["mode"]  # not an optional
+
+
+def test_what_only_a_validator_reads_goes_and_what_the_model_must_know_stays() -> None:
+    compact = compact_schema(SCHEMA)
+    assert compact == {
+        "type": "object",
+        "required": ["query"],
+        "properties": {
+            "query": {"type": "string"},
+            "level_number": {"type": "integer"},
+            "limit": {"default": 10, "type": "integer"},
+            "mode": {"anyOf": [{"type": "string"}, {"type": "integer"}]},
+        },
+    }
+
+
+def test_a_property_named_like_a_bound_is_a_property_not_a_bound() -> None:
+    schema = {
+        "type": "object",
+        "properties": {"minimum": {"type": "number"}, "title": {"type": "string"}},
+        "required": ["minimum", "title"],
+    }
+    assert compact_schema(schema) == schema
+
+
+def test_a_later_round_carries_only_the_tools_the_turn_reached_for_in_catalog_order() -> None:
+    catalog = openai_tools(
+        [{"name": name, "inputSchema": {"type": "object"}} for name in ("a", "b", "c", "d")]
+    )
+    assert [t["function"]["name"] for t in working_set(catalog, {"d", "b"})] == ["b", "d"]
+    assert working_set(catalog, set()) == []
 
 
 @pytest.mark.parametrize(
