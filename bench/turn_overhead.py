@@ -47,7 +47,7 @@ from bench.common import (
 )
 from bench.relay import Step, call_tool, mcp_session, running_relay
 from harness.stack import Stack, running_stack
-from stub_server.llm_app import ChatRequest
+from stub_server.llm_requests import ChatRequest
 
 NAME = "turn_overhead"
 GOAL = 1.15

@@ -14,22 +14,22 @@ from __future__ import annotations
 
 import json
 import os
-import threading
 import time
 import uuid
 from collections.abc import AsyncIterator, Sequence
-from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 import anyio
 import uvicorn
 from fastapi import FastAPI, Header, Request
 from fastapi.responses import JSONResponse, Response, StreamingResponse
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import ValidationError
 
 from beacon.wire.tools import TOOL_SPECS
+from stub_server.llm_narrations import NarrationBook, NarrationIn
+from stub_server.llm_requests import ChatRequest, RequestLog
 from stub_server.rules_any import plan_any
-from stub_server.rules_model import Reply, _json_blocks, _last_user, plan
+from stub_server.rules_model import Reply, _last_user, plan
 from stub_server.rules_narrator import narrate
 from stub_server.scenarios import UnknownScenario, load_scenario
 from stub_server.scripted import RULES, Script, model_names, resolve, scripted_reply
@@ -45,166 +45,7 @@ def stall_seconds() -> float:
     return float(raw) if raw else DEFAULT_STALL_S
 
 
-class ChatMessage(BaseModel):
-    model_config = ConfigDict(extra="allow")
-
-    role: Literal["system", "user", "assistant", "tool", "developer"]
-    content: str | list[dict[str, Any]] | None = None
-
-
-class StreamOptions(BaseModel):
-    include_usage: bool = False
-
-
-class ChatRequest(BaseModel):
-    model_config = ConfigDict(extra="allow")
-
-    model: str = Field(min_length=1)
-    messages: list[ChatMessage] = Field(min_length=1)
-    tools: list[dict[str, Any]] | None = None
-    stream: bool = False
-    stream_options: StreamOptions | None = None
-
-
-def _conversation(request: ChatRequest) -> list[dict[str, Any]]:
-    messages = [m.model_dump(exclude_none=True) for m in request.messages]
-    if not any('"conversation"' in str(m.get("content")) for m in messages):
-        return []
-    for block in _json_blocks(messages):
-        turns = block.get("conversation")
-        if isinstance(turns, list):
-            return [
-                {"question": t.get("question"), "citations": t.get("citations", [])}
-                for t in turns
-                if isinstance(t, dict)
-            ]
-    return []
-
-
-def _anchor_kinds(request: ChatRequest) -> list[str]:
-    """The kinds of the narration anchors the request carried, in order."""
-    messages = [m.model_dump(exclude_none=True) for m in request.messages]
-    if not any('"anchors"' in str(m.get("content")) for m in messages):
-        return []
-    for block in _json_blocks(messages):
-        anchors = block.get("anchors")
-        if isinstance(anchors, list):
-            return [str(a.get("kind")) for a in anchors if isinstance(a, dict)]
-    return []
-
-
-class RequestLog:
-    """Every physical completion request, in order (``GET /dev/requests``)."""
-
-    def __init__(self) -> None:
-        self._entries: list[dict[str, Any]] = []
-
-    def record(
-        self,
-        request: ChatRequest,
-        model: str,
-        scenario: str | None,
-        turn: str | None,
-        traceparent: str | None = None,
-    ) -> dict[str, Any]:
-        entry = {
-            "seq": len(self._entries) + 1,
-            "model": model,
-            "requested_model": request.model,
-            "scenario": scenario,
-            "turn": turn,
-            "traceparent": traceparent,  # the caller's W3C trace context, as sent
-            "tools": bool(request.tools),
-            "messages": len(request.messages),
-            "roles": [m.role for m in request.messages],
-            "bytes": len(request.model_dump_json().encode()),
-            # Per message, parallel to roles: what each part of the input weighs.
-            "message_bytes": [len(m.model_dump_json().encode()) for m in request.messages],
-            # The prior turns the request carried as data (questions, prior citations), so
-            # a test can see which calls received the chat transcript.
-            "conversation": _conversation(request),
-            # The anchor kinds code decided for the answer call (what it was told to say).
-            "anchors": _anchor_kinds(request),
-        }
-        self._entries.append(entry)
-        return entry
-
-    def answer_calls(self, turn: str | None) -> int:
-        return sum(1 for e in self._entries if turn and e["turn"] == turn and not e["tools"])
-
-    def entries(self) -> list[dict[str, Any]]:
-        return list(self._entries)
-
-    def clear(self) -> None:
-        self._entries.clear()
-
-
-# A registered narration is test data, bounded like any input.
-MAX_QUESTION_CHARS = 4_000
-MAX_NARRATION_CHARS = 64_000
-MAX_NARRATION_CHUNKS = 512
 _LOOPBACK = ("127.", "::1", "localhost")
-
-
-class NarrationIn(BaseModel):
-    """``POST /dev/narrations``: the answer ``scripted:narrates`` gives to ``question``."""
-
-    model_config = ConfigDict(extra="forbid", strict=True)
-
-    question: str = Field(min_length=1, max_length=MAX_QUESTION_CHARS)
-    text: str | None = Field(default=None, max_length=MAX_NARRATION_CHARS)
-    chunks: list[str] | None = Field(default=None, min_length=1, max_length=MAX_NARRATION_CHUNKS)
-
-    @model_validator(mode="after")
-    def _text_or_chunks(self) -> NarrationIn:
-        if self.text is None and self.chunks is None:
-            raise ValueError("give `text`, `chunks`, or both")
-        if self.chunks is not None:
-            joined = "".join(self.chunks)
-            if len(joined) > MAX_NARRATION_CHARS:
-                raise ValueError(f"the chunks exceed {MAX_NARRATION_CHARS} characters")
-            if self.text is not None and self.text != joined:
-                raise ValueError("`text` must equal the concatenated `chunks`")
-        if not self.question.strip():
-            raise ValueError("`question` must not be blank")
-        return self
-
-
-@dataclass(frozen=True, slots=True)
-class Narration:
-    text: str
-    chunks: tuple[str, ...] | None  # None: chunked like every other answer
-
-
-class NarrationBook:
-    """Registered narrations by exact (stripped) question, so concurrent tests never collide."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._by_question: dict[str, Narration] = {}
-
-    def register(self, wanted: NarrationIn) -> Narration:
-        chunks = tuple(wanted.chunks) if wanted.chunks is not None else None
-        text = wanted.text if wanted.text is not None else "".join(chunks or ())
-        narration = Narration(text, chunks)
-        with self._lock:
-            self._by_question[wanted.question.strip()] = narration
-        return narration
-
-    def get(self, question: str) -> Narration | None:
-        with self._lock:
-            return self._by_question.get(question.strip())
-
-    def forget(self, question: str | None = None) -> None:
-        with self._lock:
-            if question is None:
-                self._by_question.clear()
-            else:
-                self._by_question.pop(question.strip(), None)
-
-    def questions(self) -> list[str]:
-        with self._lock:
-            return sorted(self._by_question)
 
 
 def _is_loopback(request: Request) -> bool:

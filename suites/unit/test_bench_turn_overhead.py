@@ -10,7 +10,8 @@ from bench import turn_overhead
 from bench.relay import Step
 from bench.turn_overhead import build_schedule, request_bytes, shaped_body
 from harness.stack import Stack
-from stub_server.llm_app import ChatRequest, respond
+from stub_server.llm_app import respond
+from stub_server.llm_requests import ChatRequest
 
 DIRECTORY = [{"id": "prj-harbor-tower", "name": "Harbor Tower"}]
 TOOLS = [
