@@ -4,14 +4,16 @@ path is SQLite, a ``postgresql://`` (or ``postgres://``) URL is PostgreSQL.
 ``Backend`` is every hook the record rules (``beacon.store.turns``) call; both
 ``SqliteStore`` and ``PostgresStore`` satisfy it (mypy checks each against it in
 ``suites/unit/test_store_backends.py``). Every statement is written with ``?``
-placeholders and positional parameters, the SQL both databases speak; a backend
-that speaks another style rewrites it in its ``Tx`` (PostgreSQL's ``%s``).
+placeholders and positional parameters — the turn store's, the question quota's
+and the rate buckets' alike — and PostgreSQL's statements pass ``psycopg_sql`` on
+their way to psycopg (its ``%s``).
 """
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import AbstractContextManager
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
@@ -117,6 +119,13 @@ class Backend(Protocol):
         ...
 
     def close(self) -> None: ...
+
+
+@lru_cache(maxsize=256)
+def psycopg_sql(sql: str) -> str:
+    """A statement written with ``?`` in psycopg's placeholder, ``%s``. The store's
+    SQL holds no literal ``?`` or ``%``."""
+    return sql.replace("?", "%s")
 
 
 def is_postgres(location: str) -> bool:

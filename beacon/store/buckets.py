@@ -17,11 +17,11 @@ from __future__ import annotations
 import math
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
-from beacon.store.backends import is_postgres
+from beacon.store.backends import is_postgres, psycopg_sql
 from beacon.store.errors import StoreError
 
 if TYPE_CHECKING:
@@ -41,20 +41,23 @@ CREATE TABLE IF NOT EXISTS rate_buckets (
 )
 """
 # The tokens a row holds now: what it held, plus the refill since, at most the burst.
+# (burst, rate)
 _REFILLED = (
-    "LEAST(%(burst)s, b.tokens"
-    " + GREATEST(0, EXTRACT(EPOCH FROM clock_timestamp() - b.stamp))::float8 * %(rate)s)"
+    "LEAST(?, b.tokens + GREATEST(0, EXTRACT(EPOCH FROM clock_timestamp() - b.stamp))::float8 * ?)"
 )
+# (key, burst, *refilled, *refilled)
 _TAKE = f"""
 INSERT INTO rate_buckets AS b (key, tokens, stamp)
-VALUES (%(key)s, %(burst)s - 1, clock_timestamp())
+VALUES (?, ? - 1, clock_timestamp())
 ON CONFLICT (key) DO UPDATE
 SET tokens = {_REFILLED} - 1, stamp = clock_timestamp()
 WHERE {_REFILLED} >= 1
 RETURNING b.tokens
 """
-_LEVEL = f"SELECT {_REFILLED} FROM rate_buckets AS b WHERE b.key = %(key)s"
-_REFUND = "UPDATE rate_buckets SET tokens = LEAST(%(burst)s, tokens + 1) WHERE key = %(key)s"
+# (*refilled, key)
+_LEVEL = f"SELECT {_REFILLED} FROM rate_buckets AS b WHERE b.key = ?"
+# (burst, key)
+_REFUND = "UPDATE rate_buckets SET tokens = LEAST(?, tokens + 1) WHERE key = ?"
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,20 +163,21 @@ class PostgresBuckets:
         try:
             conn = psycopg.connect(self._url, autocommit=True)
             with conn.transaction():
-                conn.execute("SELECT pg_advisory_xact_lock(%s, 0)", (BUCKETS_SCHEMA_LOCK,))
+                conn.execute(
+                    psycopg_sql("SELECT pg_advisory_xact_lock(?, 0)"), (BUCKETS_SCHEMA_LOCK,)
+                )
                 conn.execute(BUCKETS_SCHEMA)
         except psycopg.Error as exc:
             raise StoreError(f"cannot reach PostgreSQL for the rate buckets: {exc}") from exc
         self._conn = conn
         return conn
 
-    def _run(self, sql: str, key: str) -> tuple[Any, ...] | None:
-        params = {"key": key, "burst": float(self.rate.burst), "rate": self.rate.per_second}
+    def _run(self, sql: str, params: Sequence[object]) -> tuple[Any, ...] | None:
         with self._lock:
             # A connection a restart broke is opened again, and the take tried once more.
             for attempt in (1, 2):
                 try:
-                    cursor = self._connection().execute(sql, params)
+                    cursor = self._connection().execute(psycopg_sql(sql), params)
                     return cursor.fetchone() if cursor.description is not None else None
                 except self._errors as exc:
                     broken = self._conn is not None and self._conn.broken
@@ -183,15 +187,19 @@ class PostgresBuckets:
                         raise StoreError(f"the rate buckets failed: {exc}") from exc
             return None  # not reached: the second attempt returns or raises
 
+    def _refilled(self) -> tuple[float, float]:
+        return float(self.rate.burst), self.rate.per_second
+
     def take(self, key: str) -> Take:
-        if self._run(_TAKE, key) is not None:
+        refilled = self._refilled()
+        if self._run(_TAKE, (key, refilled[0], *refilled, *refilled)) is not None:
             return Take(True)
-        row = self._run(_LEVEL, key)
+        row = self._run(_LEVEL, (*refilled, key))
         level = float(row[0]) if row is not None else 0.0
         return Take(False, _wait_for_one(level, self.rate))
 
     def refund(self, key: str) -> None:
-        self._run(_REFUND, key)
+        self._run(_REFUND, (float(self.rate.burst), key))
 
     def close(self) -> None:
         with self._lock:

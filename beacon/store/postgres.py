@@ -32,13 +32,12 @@ from __future__ import annotations
 import contextlib
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from contextlib import contextmanager
-from functools import lru_cache
 from typing import Any, ClassVar
 
 import psycopg
 from psycopg_pool import ConnectionPool
 
-from beacon.store.backends import SlotHold, Tx
+from beacon.store.backends import SlotHold, Tx, psycopg_sql
 from beacon.store.core import new_worker_id
 from beacon.store.crypto import Keyring
 from beacon.store.errors import StoreError, StoreUnavailable
@@ -58,18 +57,10 @@ POOL_WAIT_S = 10.0
 CONNECT_TIMEOUT_S = 5
 
 
-@lru_cache(maxsize=256)
-def _pg(sql: str) -> str:
-    # Every statement of the store is written with ``?`` (the SQL it shares with
-    # SQLite, and this module's own); psycopg's placeholder is ``%s``. Our SQL holds
-    # no literal ``?`` or ``%``.
-    return sql.replace("?", "%s")
-
-
 def _execute(
     conn: psycopg.Connection[Any], sql: str, params: Sequence[object] = ()
 ) -> psycopg.Cursor[Any]:
-    return conn.execute(_pg(sql), params)
+    return conn.execute(psycopg_sql(sql), params)
 
 
 class _PgTx:
@@ -82,7 +73,7 @@ class _PgTx:
     def executemany(self, sql: str, rows: Sequence[Sequence[object]], /) -> None:
         if rows:
             with self._conn.cursor() as cursor:
-                cursor.executemany(_pg(sql), rows)
+                cursor.executemany(psycopg_sql(sql), rows)
 
 
 class _SlotHold:

@@ -19,11 +19,11 @@ from __future__ import annotations
 
 import sqlite3
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from datetime import date
 from typing import TYPE_CHECKING, Any, Protocol
 
-from beacon.store.backends import is_postgres
+from beacon.store.backends import is_postgres, psycopg_sql
 from beacon.store.errors import StoreError
 
 if TYPE_CHECKING:
@@ -49,12 +49,14 @@ CREATE TABLE IF NOT EXISTS question_quota (
     PRIMARY KEY (sub, day)
 )
 """
+# (sub, day, limit)
 _PG_SPEND = """
-INSERT INTO question_quota AS q (sub, day, spent) VALUES (%(sub)s, %(day)s, 1)
-ON CONFLICT (sub, day) DO UPDATE SET spent = q.spent + 1 WHERE q.spent < %(limit)s
+INSERT INTO question_quota AS q (sub, day, spent) VALUES (?, ?, 1)
+ON CONFLICT (sub, day) DO UPDATE SET spent = q.spent + 1 WHERE q.spent < ?
 RETURNING q.spent
 """
-_PG_SPENT = "SELECT sub, spent FROM question_quota WHERE day = %(day)s AND sub = ANY(%(subs)s)"
+# (day, subs)
+_PG_SPENT = "SELECT sub, spent FROM question_quota WHERE day = ? AND sub = ANY(?)"
 _SQLITE_SPEND = """
 INSERT INTO question_quota (sub, day, spent) VALUES (?, ?, 1)
 ON CONFLICT (sub, day) DO UPDATE SET spent = spent + 1 WHERE spent < ?
@@ -151,19 +153,21 @@ class PostgresQuota:
         try:
             conn = psycopg.connect(self._url, autocommit=True)
             with conn.transaction():
-                conn.execute("SELECT pg_advisory_xact_lock(%s, 0)", (QUOTA_SCHEMA_LOCK,))
+                conn.execute(
+                    psycopg_sql("SELECT pg_advisory_xact_lock(?, 0)"), (QUOTA_SCHEMA_LOCK,)
+                )
                 conn.execute(POSTGRES_SCHEMA)
         except psycopg.Error as exc:
             raise StoreError(f"cannot reach PostgreSQL for the question quota: {exc}") from exc
         self._db = conn
         return conn
 
-    def _run(self, sql: str, params: dict[str, Any]) -> list[tuple[Any, ...]]:
+    def _run(self, sql: str, params: Sequence[object]) -> list[tuple[Any, ...]]:
         with self._lock:
             # A connection a restart broke is opened again, and the statement tried once more.
             for attempt in (1, 2):
                 try:
-                    return list(self._connection().execute(sql, params).fetchall())
+                    return list(self._connection().execute(psycopg_sql(sql), params).fetchall())
                 except self._errors as exc:
                     broken = self._db is not None and self._db.broken
                     if broken:
@@ -175,14 +179,14 @@ class PostgresQuota:
     def spend(self, sub: str, day: date, limit: int) -> int | None:
         if limit <= 0:
             return None
-        rows = self._run(_PG_SPEND, {"sub": sub, "day": day, "limit": limit})
+        rows = self._run(_PG_SPEND, (sub, day, limit))
         return int(rows[0][0]) if rows else None
 
     def spent(self, subs: Iterable[str], day: date) -> dict[str, int]:
         wanted = sorted(set(subs))
         if not wanted:
             return {}
-        found = dict(self._run(_PG_SPENT, {"day": day, "subs": wanted}))
+        found = dict(self._run(_PG_SPENT, (day, wanted)))
         return {sub: int(found.get(sub, 0)) for sub in wanted}
 
     def close(self) -> None:

@@ -2,10 +2,11 @@
 hook of ``Backend`` itself (a hook left to the protocol's empty body would answer
 ``None`` without a word), overrides no record rule, and each record rule has one
 home among the store's record modules. A read lost under a dropped connection is
-tried once more."""
+tried once more. Every statement in the store is written with ``?``."""
 
 from __future__ import annotations
 
+import ast
 import inspect
 from collections.abc import Iterator
 from contextlib import AbstractContextManager
@@ -13,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+import beacon.store
+from beacon.store import backends
 from beacon.store.audit_rows import AuditRecords
 from beacon.store.backends import Backend, Tx
 from beacon.store.core import StoreCore
@@ -105,3 +108,20 @@ def test_a_read_lost_twice_is_store_unavailable(dropping: _Dropping) -> None:
     dropping.drops = 2
     with pytest.raises(StoreUnavailable):
         dropping.turn("t1")
+
+
+def _psycopg_placeholders(path: Path) -> list[str]:
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        text = node.value if isinstance(node, ast.Constant) else None
+        if isinstance(text, str) and ("%s" in text or "%(" in text):
+            found.append(f"{path.name}:{node.lineno}")
+    return found
+
+
+def test_every_statement_in_the_store_is_written_with_question_marks() -> None:
+    # psycopg's placeholder is made in one place, backends.psycopg_sql.
+    package = Path(beacon.store.__file__).parent
+    modules = [p for p in sorted(package.glob("*.py")) if p != Path(backends.__file__)]
+    assert len(modules) > 10  # the walk reached the package
+    assert [hit for path in modules for hit in _psycopg_placeholders(path)] == []
