@@ -162,6 +162,43 @@ async def _other_side(state: TurnState, upstream: Upstream) -> Offer | None:
     return comparison_offer(state.request.message, state.locale, side=side, levels=levels)
 
 
+def said_ready(content: str) -> bool:
+    """The planner wrote READY beside its calls: they are all the question needs, so no
+    request follows only to hear it say so (one model request fewer per one-round turn)."""
+    return content.strip().rstrip(".!").upper() == "READY"
+
+
+async def _run_calls(
+    state: TurnState,
+    upstream: Upstream,
+    completion: Completion,
+    round_no: int,
+    purpose: str,
+    messages: list[dict[str, Any]],
+) -> None:
+    """One round's calls, each through dispatch, their digests appended for the planner."""
+    calls = completion.tool_calls
+    state.emit(
+        "plan",
+        round=round_no,
+        purpose=purpose,
+        calls=[PlannedCall(call_id=c.id, tool=c.name, arguments=c.arguments) for c in calls],
+    )
+    messages.append(_assistant_turn(completion))
+    for planned in calls:
+        slot = state.next_slot()
+        scoped = scoped_arguments(planned.name, planned.arguments, state.narrowing)
+        evidence, raw = await call(state, upstream, planned.name, scoped, planned.id, slot)
+        state.evidence.append(evidence)
+        messages.append(
+            {
+                "role": "tool",
+                "tool_call_id": planned.id,
+                "content": model_json(digest(evidence, raw)),
+            }
+        )
+
+
 def _round(state: TurnState, round_no: int) -> Any:
     """A gathering round's span (round 0: context), a child of the turn's."""
     attributes: dict[str, str | int] = {TURN_ID: state.turn_id, "beacon.round": round_no}
@@ -200,46 +237,28 @@ async def gather(state: TurnState, upstream: Upstream) -> None:
         with _round(state, round_no):
             offered = tools if round_no == 1 else working_set(tools, reached)
             completion = await plan(state, messages, offered)
-            if not completion.tool_calls:
-                nudge = correction.after_stop(
-                    round_no, MAX_GATHER_ROUNDS, state.evidence, completion.content
-                ) or scope_correction.after_stop(
-                    round_no, MAX_GATHER_ROUNDS, state.evidence, completion.content
-                )
-                if not nudge:
-                    return
-                aggregate = tool_with_role("aggregate")
-                if correction.sent_before == round_no + 1 and aggregate is not None:
-                    reached.add(aggregate)  # the tool the correction names
-                messages.extend(nudge)
-                continue
-            calls = completion.tool_calls
-            state.emit(
-                "plan",
-                round=round_no,
-                purpose=(
+            said = completion.content
+            if completion.tool_calls:
+                purpose = (
                     "correct_scope"
                     if round_no == scope_correction.sent_before
                     else correction.purpose(round_no)
-                ),
-                calls=[
-                    PlannedCall(call_id=c.id, tool=c.name, arguments=c.arguments) for c in calls
-                ],
-            )
-            messages.append(_assistant_turn(completion))
-            reached.update(c.name for c in calls)
-            for planned in calls:
-                slot = state.next_slot()
-                scoped = scoped_arguments(planned.name, planned.arguments, state.narrowing)
-                evidence, raw = await call(state, upstream, planned.name, scoped, planned.id, slot)
-                state.evidence.append(evidence)
-                messages.append(
-                    {
-                        "role": "tool",
-                        "tool_call_id": planned.id,
-                        "content": model_json(digest(evidence, raw)),
-                    }
                 )
-            state.evidence = scope_correction.ordered(correction.ordered(state.evidence))
+                await _run_calls(state, upstream, completion, round_no, purpose, messages)
+                reached.update(c.name for c in completion.tool_calls)
+                state.evidence = scope_correction.ordered(correction.ordered(state.evidence))
+                if not said_ready(completion.content):
+                    continue
+                said = ""  # already in the transcript, with the calls it came with
+            # The planner is done: one correction may still be due, inside the budget.
+            nudge = correction.after_stop(
+                round_no, MAX_GATHER_ROUNDS, state.evidence, said
+            ) or scope_correction.after_stop(round_no, MAX_GATHER_ROUNDS, state.evidence, said)
+            if not nudge:
+                return
+            aggregate = tool_with_role("aggregate")
+            if correction.sent_before == round_no + 1 and aggregate is not None:
+                reached.add(aggregate)  # the tool the correction names
+            messages.extend(nudge)
     # The budget is spent: the seventh tool-bearing request is never made.
     state.emit("notice", kind="disclosure", text=say(BUDGET, state.locale, n=MAX_GATHER_ROUNDS))

@@ -13,8 +13,8 @@ PLANNER_PROMPT = """You plan tool calls for questions about construction project
 Always pass explicit arguments, including project_id; never rely on a remembered project.
 For "how many" questions ask query_data for a single-value aggregate (COUNT) and, to show
 examples, also for the matching list. For photos of something use search_photos. For
-"list" or "show all" use query_data. When the evidence you need has arrived, reply with the
-single word READY and no tool calls."""
+"list" or "show all" use query_data. Reply READY when the evidence you need has arrived, or
+beside your calls when they are all the question needs."""
 
 # Sent once, after the planner stopped without the aggregate a "how many" question
 # needs (beacon/loop/aggregate.py): a listing counts only up to the row cap.
