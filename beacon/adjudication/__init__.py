@@ -14,6 +14,7 @@ from beacon.adjudication.absence import (
 )
 from beacon.adjudication.accounting import AccountingRecord, AggregateValue, read_accounting
 from beacon.adjudication.anchors import Anchor, AnchorKind, call_anchors
+from beacon.adjudication.counted import Counted
 from beacon.adjudication.counts import (
     DEFAULT_SENTINEL,
     Basis,
@@ -39,10 +40,9 @@ from beacon.adjudication.narrowing import (
 from beacon.adjudication.slots import (
     AuditEntry,
     SlotStream,
-    SlotValue,
     render_narration,
 )
-from beacon.adjudication.standing import Source, Standing, build_standing
+from beacon.adjudication.standing import Standing, build_standing
 from beacon.adjudication.stitch import Anomaly, StitchResult, stitch_pages, summarize_page
 from beacon.adjudication.subset_gate import GATE_TABLE, GateEvent, GateRow, GateState, gate_step
 from beacon.wire.accounting import PageSummary
@@ -63,6 +63,7 @@ __all__ = [
     "Basis",
     "CallFacts",
     "CountVerdict",
+    "Counted",
     "Drop",
     "Emptiness",
     "Fingerprint",
@@ -75,8 +76,6 @@ __all__ = [
     "PageSummary",
     "Recovery",
     "SlotStream",
-    "SlotValue",
-    "Source",
     "Standing",
     "StitchResult",
     "ViewListVerdict",

@@ -39,12 +39,12 @@ from beacon.adjudication.claims import (
     on_screen,
     population_claim,
 )
+from beacon.adjudication.counted import Counted
 from beacon.adjudication.numerals import Numeral, find_numerals, normalize, word_value
 from beacon.adjudication.slots import (
     SLOT,
     Locale,
     SlotStream,
-    SlotValue,
     render_sentence,
     shares_subject,
 )
@@ -95,7 +95,7 @@ def _claim_has_standing(text: str, standing: Standing, locale: Locale) -> bool:
     slots = [(m.group(1), standing.by_slot(m.group(2))) for m in SLOT.finditer(text)]
     if slots:
         return all(
-            s is not None and (s.wholly_shown if kind == "shown" else s.exact_and_complete)
+            s is not None and (s.wholly_shown if kind == "shown" else s.complete)
             for kind, s in slots
         )
     if on_screen(text) and not _states_exact_count(text, standing, locale):
@@ -194,7 +194,7 @@ class GuardedStream(SlotStream):
     """``SlotStream`` with the guard in front: a sentence is judged whole, as the
     model wrote it, and only what passes has its slots rendered and is yielded."""
 
-    def __init__(self, slots: Mapping[str, SlotValue], standing: Standing, locale: Locale) -> None:
+    def __init__(self, slots: Mapping[str, Counted], standing: Standing, locale: Locale) -> None:
         super().__init__(slots, locale)
         self._standing = standing
         self.drops: list[Drop] = []

@@ -11,6 +11,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from beacon.adjudication.counted import Counted
 from beacon.adjudication.counts import Grade
 from beacon.lexicon.levels import GERMAN_AFTER_ORDINAL
 from beacon.lexicon.months import MONTHS
@@ -36,16 +37,6 @@ Locale = str
 
 
 @dataclass(frozen=True, slots=True)
-class SlotValue:
-    grade: Grade
-    value: int | float | None
-    displayed: int
-    # What the question named that this count left out: a count of another set is
-    # never rendered inside the model's sentence (code says what it counts instead).
-    unapplied: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
 class AuditEntry:
     # unknown_slot | dropped_unknown_clause | bypassed_slot | subject_shared | scope_unapplied
     kind: str
@@ -65,12 +56,12 @@ def format_number(value: int | float, locale: str) -> str:
     return grouped
 
 
-def render_slot(kind: str, slot: SlotValue, locale: str) -> str | None:
+def render_slot(kind: str, slot: Counted, locale: str) -> str | None:
     """None when the grade forbids any number."""
     if slot.grade is Grade.UNKNOWN or (slot.value is None and kind == "count"):
         return None
     if kind == "shown":
-        return format_number(slot.displayed, locale)
+        return format_number(slot.shown, locale)
     assert slot.value is not None
     phrases = PHRASES.get(locale, PHRASES["en"])
     return phrases[slot.grade].format(n=format_number(slot.value, locale))
@@ -88,7 +79,7 @@ def split_sentences(text: str) -> list[str]:
     return parts
 
 
-def _graded_numerals(slots: Mapping[str, SlotValue]) -> dict[str, str]:
+def _graded_numerals(slots: Mapping[str, Counted]) -> dict[str, str]:
     found: dict[str, str] = {}
     for slot_id, slot in slots.items():
         if slot.grade is not Grade.UNKNOWN and isinstance(slot.value, int):
@@ -96,7 +87,7 @@ def _graded_numerals(slots: Mapping[str, SlotValue]) -> dict[str, str]:
     return found
 
 
-def audit_bypasses(model_text: str, slots: Mapping[str, SlotValue]) -> list[AuditEntry]:
+def audit_bypasses(model_text: str, slots: Mapping[str, Counted]) -> list[AuditEntry]:
     """Numerals the model wrote itself that equal a graded count."""
     graded = _graded_numerals(slots)
     entries = []
@@ -118,7 +109,7 @@ def shares_subject(sentence: str) -> bool:
 
 
 def render_sentence(
-    sentence: str, slots: Mapping[str, SlotValue], locale: str
+    sentence: str, slots: Mapping[str, Counted], locale: str
 ) -> tuple[str, list[AuditEntry]]:
     audit = audit_bypasses(sentence, slots)
     if shares_subject(sentence):
@@ -144,7 +135,7 @@ def render_sentence(
 
 
 def render_narration(
-    text: str, slots: Mapping[str, SlotValue], locale: str = "en"
+    text: str, slots: Mapping[str, Counted], locale: str = "en"
 ) -> tuple[str, list[AuditEntry]]:
     out: list[str] = []
     audit: list[AuditEntry] = []
@@ -163,7 +154,7 @@ class SlotStream:
     ``render_narration`` of the whole text.
     """
 
-    def __init__(self, slots: Mapping[str, SlotValue], locale: str = "en") -> None:
+    def __init__(self, slots: Mapping[str, Counted], locale: str = "en") -> None:
         self._slots = slots
         self._locale = locale
         self._pending = ""

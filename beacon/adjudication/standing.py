@@ -18,36 +18,11 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from beacon.adjudication.counts import Grade, is_complete, is_wholly_shown
-from beacon.adjudication.emptiness import Emptiness
+from beacon.adjudication.counted import Counted
+from beacon.adjudication.counts import Grade
 from beacon.lexicon.levels import LEVEL_FORMS as LEVEL_FORMS
 from beacon.lexicon.levels import LEVEL_MENTION as _LEVEL_MENTION
 from beacon.lexicon.months import MONTHS as MONTHS
-
-
-@dataclass(frozen=True, slots=True)
-class Source:
-    """One counted result, as the guard needs it."""
-
-    slot: str
-    grade: Grade
-    value: int | float | None
-    has_more: bool
-    emptiness: Emptiness
-    may_say_none: bool  # an accounted empty result: "there are none" has standing
-    shown: int | None = None  # how many of its items are on screen (None: not said)
-
-    @property
-    def exact_and_complete(self) -> bool:
-        return is_complete(self.grade, self.value, self.has_more)
-
-    @property
-    def wholly_shown(self) -> bool:
-        """Exact, complete and every item on screen: what the cards show is the set."""
-        return self.shown is not None and is_wholly_shown(
-            self.grade, self.value, self.has_more, self.shown
-        )
-
 
 _ISO_DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})")
 
@@ -100,7 +75,7 @@ class Standing:
     What the sources allow is worked out once a turn, not once per numeral read.
     """
 
-    sources: tuple[Source, ...] = ()
+    sources: tuple[Counted, ...] = ()
     strings: tuple[str, ...] = ()  # non-count strings the evidence carries
     levels: frozenset[int] = frozenset()  # level numbers its structured fields name
 
@@ -112,7 +87,7 @@ class Standing:
     @cached_property
     def complete(self) -> bool:
         """Every counted source is EXACT and complete: the answer is the whole set."""
-        return bool(self.sources) and all(s.exact_and_complete for s in self.sources)
+        return bool(self.sources) and all(s.complete for s in self.sources)
 
     @cached_property
     def whole_population(self) -> bool:
@@ -125,10 +100,10 @@ class Standing:
         return frozenset(
             int(s.value)
             for s in self.sources
-            if s.exact_and_complete and s.value is not None and float(s.value).is_integer()
+            if s.complete and s.value is not None and float(s.value).is_integer()
         )
 
-    def by_slot(self, slot: str) -> Source | None:
+    def by_slot(self, slot: str) -> Counted | None:
         return next((s for s in self.sources if s.slot == slot), None)
 
     @cached_property
@@ -159,7 +134,7 @@ class Standing:
 
 
 def build_standing(
-    sources: Iterable[Source], values: Iterable[str] = (), levels: Iterable[int] = ()
+    sources: Iterable[Counted], values: Iterable[str] = (), levels: Iterable[int] = ()
 ) -> Standing:
     """The turn's standing from its sources, the strings its evidence carries and the
     level numbers it names; dates and levels inside those strings get their forms too."""

@@ -13,14 +13,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from beacon.adjudication import AbsenceCause, GateEvent, GateState, Grade, SlotValue
+from beacon.adjudication import AbsenceCause, Counted, GateEvent, GateState, Grade
 from beacon.adjudication.slots import split_sentences
 from beacon.loop.anchors import anchor_records, records_message
 from beacon.loop.conversation import conversation_message
 from beacon.loop.copy import ABSENCE, COUNTER_QUESTION, NOT_RUN, say
 from beacon.loop.evidence import Evidence, tool_call_rows
 from beacon.loop.finalize import finalize
-from beacon.loop.narration import guarded, turn_standing
+from beacon.loop.narration import count_of, guarded, turn_standing
 from beacon.loop.narrowing_state import first_sample, narrowing_hint, offer_narrowing
 from beacon.loop.prompts import RESPONDER_PROMPT, model_json
 from beacon.loop.scope import scope_audit, scope_notices, with_scope_counts
@@ -194,25 +194,21 @@ async def answer(state: TurnState) -> None:
             deadline_s=state.deps.answer_deadline_s,
         )
         text, finish_reason = without_restated_denials(state, final.text), final.finish_reason
-    slots = {
-        e.slot: SlotValue(
-            e.verdict.grade,
-            e.verdict.value,
-            len(e.citations),
-            tuple(c.phrase for c in e.scope.unapplied),
-        )
-        for e in counted
-    }
+    counts = tuple(count_of(e) for e in counted)
+    slots = {c.slot: c for c in counts}
     view = state.request.view_context
     listed = derived.listed
     if listed is not None:
         # The host's list at its cap: its length renders as shown, never as a total.
-        slots[VIEW_SLOT] = SlotValue(Grade.SHOWN, listed, listed)
+        slots[VIEW_SLOT] = Counted(VIEW_SLOT, Grade.SHOWN, listed, listed)
     narration = guarded(
         text,
         slots,
         turn_standing(
-            state.evidence, state.directory, view.model_dump(exclude_none=True) if view else None
+            counts,
+            counted,
+            state.directory,
+            view.model_dump(exclude_none=True) if view else None,
         ),
         state.locale,
         records=list(derived.records),

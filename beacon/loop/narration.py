@@ -16,7 +16,8 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from beacon.adjudication import AbsenceCause, SlotValue
+from beacon.adjudication import AbsenceCause
+from beacon.adjudication.counted import Counted
 from beacon.adjudication.guard import Drop, judge
 from beacon.adjudication.slots import (
     SLOT,
@@ -25,7 +26,7 @@ from beacon.adjudication.slots import (
     render_slot,
     split_sentences,
 )
-from beacon.adjudication.standing import Source, Standing, build_standing, strings_in
+from beacon.adjudication.standing import Standing, build_standing, strings_in
 from beacon.lexicon.copy import say
 from beacon.lexicon.narration import NOTHING_SAYABLE
 from beacon.loop.evidence import Evidence
@@ -103,30 +104,35 @@ def bound_values(arguments: Mapping[str, Any]) -> Iterator[str]:
         yield from (m.group() for m in _DATE_OR_TIME.finditer(text))
 
 
-def source(item: Evidence) -> Source:
+def count_of(item: Evidence) -> Counted:
+    """The one record a counted result reaches the guard in: its slot's rendering and
+    its standing both read this, built once a turn from the count verdict."""
     verdict = item.verdict
     grounded_zero = verdict.complete and verdict.value == 0
     searched_empty = item.absence is not None and item.absence.cause is AbsenceCause.ZERO_FROM_START
     # A set code read from every record (its leaders, its latest day) is whole whatever
     # the page showed: "counted over every matching record" is code's claim, and true.
     read_whole = item.enumeration is not None and item.enumeration.complete
-    return Source(
+    return Counted(
         item.slot,
         verdict.grade,
         verdict.value,
-        verdict.has_more and not read_whole,
-        item.emptiness,
+        len(item.citations),
+        has_more=verdict.has_more and not read_whole,
+        emptiness=item.emptiness,
         may_say_none=grounded_zero or searched_empty,
-        shown=len(item.citations),
+        unapplied=tuple(c.phrase for c in item.scope.unapplied),
     )
 
 
 def turn_standing(
+    counts: Iterable[Counted],
     evidence: Sequence[Evidence],
     directory: Iterable[Mapping[str, str]],
     view_context: Mapping[str, Any] | None,
 ) -> Standing:
-    """The turn's counted sources and every non-count value its evidence carries:
+    """The turn's counts (``count_of`` each counted result) and every non-count value its
+    evidence carries:
     card ids, titles, levels and dates, enumerated field values, project names, the
     host's view. The arguments a call went out with are the planner's words, not the
     upstream's: they protect only what is bound to a field — a level in a level's
@@ -144,11 +150,11 @@ def turn_standing(
     for project in directory:
         values.extend(strings_in(dict(project)))
     values.extend(strings_in(view_context or {}))
-    return build_standing([source(e) for e in counted], values, levels)
+    return build_standing(counts, values, levels)
 
 
 def _shown_spans(
-    sentence: str, rendered: str, at: int, slots: Mapping[str, SlotValue], locale: str
+    sentence: str, rendered: str, at: int, slots: Mapping[str, Counted], locale: str
 ) -> Iterator[ShownSpan]:
     """Where each shown slot of ``sentence`` landed in ``rendered`` (which starts at
     ``at`` in the published text). Rendering replaces each slot by its phrase and
@@ -174,7 +180,7 @@ class _Published:
 
 
 def _publish(
-    text: str, slots: Mapping[str, SlotValue], standing: Standing, locale: str
+    text: str, slots: Mapping[str, Counted], standing: Standing, locale: str
 ) -> _Published:
     """The guard a sentence at a time, then the kept sentences' slots rendered (what
     ``GuardedStream`` yields for the whole text), with where each shown slot landed;
@@ -204,7 +210,7 @@ def _publish(
 
 def guarded(
     text: str,
-    slots: Mapping[str, SlotValue],
+    slots: Mapping[str, Counted],
     standing: Standing,
     locale: str,
     *,

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from beacon.adjudication import Grade, SlotValue
+from beacon.adjudication import Counted, Grade
 from beacon.lexicon.copy import say
 from beacon.lexicon.narration import (
     COUNT,
@@ -67,7 +67,7 @@ def say_forms(table: Plural, locale: str) -> Forms:
 
 
 def _count_sentence(
-    record: Mapping[str, Any], names: Mapping[str, str], locale: str, slot: SlotValue | None
+    record: Mapping[str, Any], names: Mapping[str, str], locale: str, slot: Counted | None
 ) -> str:
     placeholder = "{{count:" + str(record["slot"]) + "}}"
     project = names.get(str(record.get("project_id"))) or say(THE_SOURCE, locale)
@@ -82,23 +82,23 @@ def _count_sentence(
     )
 
 
-def _fewer_cards_than_the_set(slot: SlotValue) -> bool:
+def _fewer_cards_than_the_set(slot: Counted) -> bool:
     """Whether the cards are only part of the set: a floor or a bare subset always is;
     an exact total only when it is larger than the cards on screen."""
     if slot.grade is Grade.EXACT:
-        return slot.value is None or slot.displayed < slot.value
+        return slot.value is None or slot.shown < slot.value
     return True
 
 
-def _shown_sentence(record: Mapping[str, Any], locale: str, slot: SlotValue | None) -> str | None:
+def _shown_sentence(record: Mapping[str, Any], locale: str, slot: Counted | None) -> str | None:
     """The shown-set sentence for a shown_subset record, None when the cards are the set.
     Without the slot's values (a caller that has none) it is said, in the general form."""
-    if slot is not None and (slot.displayed == 0 or not _fewer_cards_than_the_set(slot)):
+    if slot is not None and (slot.shown == 0 or not _fewer_cards_than_the_set(slot)):
         return None  # no card to speak of, or the cards are the whole set
     grade = slot.grade.value if slot is not None else Grade.EXACT.value
     counter = _counter(counted_key(record), locale)
     forms = say_forms(SHOWN[grade], locale)
-    return plural(forms, slot.displayed if slot is not None else None, locale).format(
+    return plural(forms, slot.shown if slot is not None else None, locale).format(
         n="{{shown:" + str(record["slot"]) + "}}",
         counter=counter,
         counter_obj=_with_object_particle(counter),
@@ -128,7 +128,7 @@ def narrate(
     *,
     projects: Mapping[str, str] | None = None,
     question: str = "",
-    slots: Mapping[str, SlotValue] | None = None,
+    slots: Mapping[str, Counted] | None = None,
 ) -> list[str]:
     """One sentence per anchor record (the same records the answer call received).
 
@@ -161,7 +161,7 @@ def narrate(
         elif kind in FIXED:
             source = say(SOURCES[counted_key(record) if record.get("tool") else GENERIC], locale)
             sentences.append(say(FIXED[kind], locale, source=source))
-            if kind == "unknown_count" and slot is not None and slot.displayed > 0:
+            if kind == "unknown_count" and slot is not None and slot.shown > 0:
                 sentences.append(say(SHOWN_UNCOUNTED, locale))
     # Two sources in the same state earn one sentence, not the same one twice.
     return list(dict.fromkeys(sentences))

@@ -18,12 +18,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from beacon.adjudication import SlotValue
 from beacon.adjudication.constraints import Constraint, corrective_arguments, missing_sides
 from beacon.adjudication.slots import render_slot
 from beacon.lexicon.copy import QUOTES, SCOPE_COUNT, SCOPE_MISSING_SIDE, SCOPE_UNAPPLIED, say
 from beacon.loop.evidence import Evidence
-from beacon.loop.narration import Narration
+from beacon.loop.narration import Narration, count_of
 
 log = logging.getLogger(__name__)
 
@@ -137,8 +136,7 @@ def with_scope_counts(narration: Narration, evidence: Sequence[Evidence], locale
     for item in evidence:
         if not _usable(item) or item.scope.whole:
             continue
-        slot = SlotValue(item.verdict.grade, item.verdict.value, len(item.citations))
-        count = render_slot("count", slot, locale)
+        count = render_slot("count", count_of(item), locale)
         if count is not None:
             phrases = quoted([c.phrase for c in item.scope.unapplied], locale)
             sentence = say(SCOPE_COUNT, locale, phrases=phrases, figure=count)

@@ -304,7 +304,7 @@ def test_the_narration_code_builds_from_real_anchors_passes_the_guard(
 ) -> None:
     """The fallback a disobedient model degrades to must itself be publishable whole:
     real results → evidence → anchor records → code narrator → guard, nothing dropped."""
-    from beacon.loop.narration import guarded, turn_standing
+    from beacon.loop.narration import count_of, guarded, turn_standing
     from beacon.loop.narrator import narrate
 
     tool, arguments, mode = _SHAPES[shape]
@@ -318,9 +318,8 @@ def test_the_narration_code_builds_from_real_anchors_passes_the_guard(
     records = anchor_records([evidence], "the question")
     projects = {MC: "Maple Clinic", "prj-harbor-tower": "Harbor Tower"}
     directory = [{"id": k, "name": v} for k, v in projects.items()]
-    slots = {
-        "c1": Counted("c1", evidence.verdict.grade, evidence.verdict.value, len(evidence.citations))
-    }
+    count = count_of(evidence)
+    slots = {count.slot: count}
     # With the slots' values, as the turn narrates: nouns agree, shown sets by grade.
     built = " ".join(narrate(records, locale, projects=projects, slots=slots))
     assert built.strip(), records
@@ -328,7 +327,7 @@ def test_the_narration_code_builds_from_real_anchors_passes_the_guard(
     published = guarded(
         built,
         slots,
-        turn_standing([evidence], directory, None),
+        turn_standing([count], [evidence], directory, None),
         locale,
         records=records,
         projects=projects,

@@ -12,9 +12,10 @@ from typing import Any
 
 import pytest
 
-from beacon.adjudication import Grade, SlotValue
+from beacon.adjudication import Grade
+from beacon.adjudication.counted import Counted
 from beacon.adjudication.slots import render_narration
-from beacon.adjudication.standing import Source, build_standing
+from beacon.adjudication.standing import build_standing
 from beacon.lexicon.plurals import plural_category
 from beacon.loop.narration import guarded
 from beacon.loop.narrator import narrate
@@ -38,7 +39,7 @@ def records(tool: str, grade: Grade, *, shown: bool = True) -> list[dict[str, An
 
 def said(tool: str, grade: Grade, value: int | None, cards: int, locale: str) -> str:
     """What the user reads: the narrator's sentences with their slots rendered."""
-    slots = {"c1": SlotValue(grade, value, cards)}
+    slots = {"c1": Counted("c1", grade, value, cards)}
     # Sentences joined as the turn joins them: Japanese runs on after 。.
     joiner = "" if locale == "ja" else " "
     text = joiner.join(narrate(records(tool, grade), locale, projects=PROJECTS, slots=slots))
@@ -268,9 +269,19 @@ GRADED = [
 def test_each_graded_shown_set_sentence_passes_the_narration_guard(
     locale: str, grade: Grade, value: int | None, cards: int, has_more: bool
 ) -> None:
-    slots = {"c1": SlotValue(grade, value, cards)}
+    slots = {"c1": Counted("c1", grade, value, cards)}
     standing = build_standing(
-        [Source("c1", grade, value, has_more, "non_empty", may_say_none=False, shown=cards)],
+        [
+            Counted(
+                "c1",
+                grade,
+                value,
+                cards,
+                has_more=has_more,
+                emptiness="non_empty",
+                may_say_none=False,
+            )
+        ],
         ["Harbor Tower"],
     )
     built = " ".join(

@@ -21,10 +21,11 @@ from typing import Any
 import pytest
 import yaml
 
+from beacon.adjudication.counted import Counted
 from beacon.adjudication.counts import Grade
 from beacon.adjudication.guard import judge
 from beacon.adjudication.slots import split_sentences
-from beacon.adjudication.standing import Source, Standing, build_standing
+from beacon.adjudication.standing import Standing, build_standing
 
 CORPUS_DIR = Path(__file__).with_name("guard_corpus")
 REPORT = Path(__file__).resolve().parents[2] / "reports" / "narration" / "guard_corpus.json"
@@ -67,14 +68,18 @@ class NamedStanding:
 
     def standing(self) -> Standing:
         sources = [
-            Source(
+            Counted(
                 c.slot,
                 c.grade,
                 c.total,
-                c.has_more,
-                "unknown" if c.grade is Grade.UNKNOWN else "empty" if c.total == 0 else "non_empty",
-                c.may_say_none,
-                shown=c.displayed,
+                c.displayed,
+                has_more=c.has_more,
+                emptiness="unknown"
+                if c.grade is Grade.UNKNOWN
+                else "empty"
+                if c.total == 0
+                else "non_empty",
+                may_say_none=c.may_say_none,
             )
             for c in self.counts
         ]

@@ -29,9 +29,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from beacon.adjudication.counted import Counted
 from beacon.adjudication.counts import Grade
 from beacon.adjudication.guard import judge
-from beacon.adjudication.standing import Source, Standing, build_standing
+from beacon.adjudication.standing import Standing, build_standing
 
 # One worker runs the module, so the summary sees every property's examples.
 pytestmark = pytest.mark.xdist_group("guard-properties")
@@ -42,19 +43,57 @@ RUN: Counter[str] = Counter()
 VALUES = ["Harbor Tower", "ph-000223", "Level 7", "2025-09-12"]
 STANDINGS: dict[str, Standing] = {
     "lower_bound": build_standing(
-        [Source("c1", Grade.LOWER_BOUND, 173, True, "non_empty", False, shown=10)], VALUES, [3]
+        [
+            Counted(
+                "c1",
+                Grade.LOWER_BOUND,
+                173,
+                10,
+                has_more=True,
+                emptiness="non_empty",
+                may_say_none=False,
+            )
+        ],
+        VALUES,
+        [3],
     ),
     "exact_sample": build_standing(
-        [Source("c1", Grade.EXACT, 714, True, "non_empty", False, shown=10)], VALUES, [3]
+        [
+            Counted(
+                "c1", Grade.EXACT, 714, 10, has_more=True, emptiness="non_empty", may_say_none=False
+            )
+        ],
+        VALUES,
+        [3],
     ),
     "unknown": build_standing(
-        [Source("c1", Grade.UNKNOWN, None, False, "unknown", False)], VALUES, [3]
+        [
+            Counted(
+                "c1",
+                Grade.UNKNOWN,
+                None,
+                0,
+                has_more=False,
+                emptiness="unknown",
+                may_say_none=False,
+            )
+        ],
+        VALUES,
+        [3],
     ),
     "zero": build_standing(
-        [Source("c1", Grade.EXACT, 0, False, "empty", True, shown=0)], VALUES, [3]
+        [Counted("c1", Grade.EXACT, 0, 0, has_more=False, emptiness="empty", may_say_none=True)],
+        VALUES,
+        [3],
     ),
     "complete": build_standing(
-        [Source("c1", Grade.EXACT, 6, False, "non_empty", False, shown=6)], VALUES, [3]
+        [
+            Counted(
+                "c1", Grade.EXACT, 6, 6, has_more=False, emptiness="non_empty", may_say_none=False
+            )
+        ],
+        VALUES,
+        [3],
     ),
 }
 UNGROUNDED = ("lower_bound", "exact_sample", "unknown")

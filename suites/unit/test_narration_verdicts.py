@@ -12,12 +12,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from beacon.adjudication.claims import absence_claim, completeness_claim
+from beacon.adjudication.counted import Counted
 from beacon.adjudication.counts import Grade
 from beacon.adjudication.guard import Drop, GuardedStream, judge
 from beacon.adjudication.numerals import find_numerals, normalize, word_value
-from beacon.adjudication.slots import SlotValue
 from beacon.adjudication.standing import (
-    Source,
     Standing,
     build_standing,
     date_forms,
@@ -25,11 +24,17 @@ from beacon.adjudication.standing import (
     strings_in,
 )
 
-BOUND = Source("c2", Grade.LOWER_BOUND, 173, True, "non_empty", False)
-EXACT = Source("c1", Grade.EXACT, 14, False, "non_empty", False)
-SAMPLE_OF_EXACT = Source("c3", Grade.EXACT, 14, True, "non_empty", False)
-UNKNOWN = Source("c4", Grade.UNKNOWN, None, False, "unknown", False)
-EMPTY = Source("c5", Grade.LOWER_BOUND, 0, False, "empty", True)
+BOUND = Counted(
+    "c2", Grade.LOWER_BOUND, 173, 0, has_more=True, emptiness="non_empty", may_say_none=False
+)
+EXACT = Counted("c1", Grade.EXACT, 14, 0, has_more=False, emptiness="non_empty", may_say_none=False)
+SAMPLE_OF_EXACT = Counted(
+    "c3", Grade.EXACT, 14, 0, has_more=True, emptiness="non_empty", may_say_none=False
+)
+UNKNOWN = Counted(
+    "c4", Grade.UNKNOWN, None, 0, has_more=False, emptiness="unknown", may_say_none=False
+)
+EMPTY = Counted("c5", Grade.LOWER_BOUND, 0, 0, has_more=False, emptiness="empty", may_say_none=True)
 VALUES = [
     "Harbor Tower",
     "prj-harbor-tower",
@@ -308,7 +313,9 @@ def test_an_empty_standing_has_no_pattern_and_is_neither_strict_nor_complete() -
 
 
 def test_exact_values_are_whole_numbers_of_complete_sources() -> None:
-    averaged = Source("c6", Grade.EXACT, 2.5, False, "non_empty", False)
+    averaged = Counted(
+        "c6", Grade.EXACT, 2.5, 0, has_more=False, emptiness="non_empty", may_say_none=False
+    )
     assert build_standing([EXACT, averaged, SAMPLE_OF_EXACT]).exact_values == frozenset({14})
 
 
@@ -357,7 +364,19 @@ def test_every_number_of_a_sentence_is_read_past_an_identifier_or_an_exact_count
 
 @pytest.mark.parametrize("written", ["3,000", "3.000", "3 000", "3\u00a0000", "3\u202f000"])
 def test_an_exact_count_may_be_written_with_any_grouping(written: str) -> None:
-    complete = build_standing([Source("c1", Grade.EXACT, 3000, False, "non_empty", False)])
+    complete = build_standing(
+        [
+            Counted(
+                "c1",
+                Grade.EXACT,
+                3000,
+                0,
+                has_more=False,
+                emptiness="non_empty",
+                may_say_none=False,
+            )
+        ]
+    )
     assert rule(f"There are {written} panoramas.", complete) is None
 
 
@@ -403,13 +422,25 @@ def test_korean_and_japanese_number_words_have_their_values(word: str, value: in
 
 
 def test_a_korean_or_japanese_count_equal_to_a_complete_exact_count_stays() -> None:
-    six = build_standing([Source("c1", Grade.EXACT, 6, False, "non_empty", False, shown=6)])
+    six = build_standing(
+        [
+            Counted(
+                "c1", Grade.EXACT, 6, 6, has_more=False, emptiness="non_empty", may_say_none=False
+            )
+        ]
+    )
     assert rule("미해결 지적 사항은 모두 여섯 건입니다.", six, "ko") is None
     assert rule("未解決の指摘は全部で六件です。", six, "ja") is None
     assert rule("미해결 지적 사항은 모두 일곱 건입니다.", six, "ko") == "free_count"
     # Counted but not on screen (a count-only call): "the findings are …" is said of
     # records nobody has seen.
-    unseen = build_standing([Source("c1", Grade.EXACT, 6, False, "non_empty", False, shown=0)])
+    unseen = build_standing(
+        [
+            Counted(
+                "c1", Grade.EXACT, 6, 0, has_more=False, emptiness="non_empty", may_say_none=False
+            )
+        ]
+    )
     assert rule("미해결 지적 사항은 서쪽 구역에 있습니다.", unseen, "ko") == "population_claim"
     assert rule("未解決の指摘は西棟にあります。", unseen, "ja") == "population_claim"
     # …but their exact, complete count is the one thing code knows of them whole.
@@ -434,7 +465,7 @@ def test_claims_name_the_words_that_claim() -> None:
 
 # --- the stream -------------------------------------------------------------------
 
-SLOTS = {"c2": SlotValue(Grade.LOWER_BOUND, 173, 10)}
+SLOTS = {"c2": Counted("c2", Grade.LOWER_BOUND, 173, 10)}
 MIXED = (
     "I found 1" + "0 photos. Harbor Tower has {{count:c2}} photos. These {{shown:c2}} are shown."
 )

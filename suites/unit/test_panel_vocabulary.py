@@ -17,7 +17,8 @@ from pathlib import Path
 import pytest
 
 from beacon.adjudication import Grade
-from beacon.adjudication.slots import PHRASES, SlotValue, render_slot
+from beacon.adjudication.counted import Counted
+from beacon.adjudication.slots import PHRASES, render_slot
 from beacon.server import vocabulary as generator
 from beacon.wire.frames import FRAME_TYPES, TERMINAL_FRAMES
 from beacon.wire.turns import LOCALES
@@ -177,7 +178,7 @@ def test_the_count_line_words_a_count_as_the_server_slot_does() -> None:
                 "total_is_lower_bound": grade is Grade.LOWER_BOUND,
             }
             cases.append({"locale": locale, "count": count})
-            rendered = render_slot("count", SlotValue(grade, value, displayed), locale)
+            rendered = render_slot("count", Counted("c1", grade, value, displayed), locale)
             assert rendered is not None
             expected.append(rendered)
     assert _panel_count_lines(cases) == expected

@@ -6,14 +6,25 @@ Expected substrings are written by hand; offsets are code points into the text.
 
 from __future__ import annotations
 
-from beacon.adjudication import Grade, SlotValue
-from beacon.adjudication.standing import Source, build_standing
+from beacon.adjudication import Grade
+from beacon.adjudication.counted import Counted
+from beacon.adjudication.standing import build_standing
 from beacon.loop.narration import Narration, guarded
 
 PROJECTS = {"prj-harbor-tower": "Harbor Tower"}
-LOWER = {"c1": SlotValue(Grade.LOWER_BOUND, 3000, 10)}
+LOWER = {"c1": Counted("c1", Grade.LOWER_BOUND, 3000, 10)}
 STANDING = build_standing(
-    [Source("c1", Grade.LOWER_BOUND, 3000, True, "non_empty", may_say_none=False, shown=10)],
+    [
+        Counted(
+            "c1",
+            Grade.LOWER_BOUND,
+            3000,
+            10,
+            has_more=True,
+            emptiness="non_empty",
+            may_say_none=False,
+        )
+    ],
     ["Harbor Tower"],
 )
 RECORDS = [

@@ -6,13 +6,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from beacon.adjudication import AuditEntry, Grade, SlotStream, SlotValue, render_narration
+from beacon.adjudication import AuditEntry, Grade, SlotStream, render_narration
+from beacon.adjudication.counted import Counted
 from beacon.adjudication.slots import format_number, render_slot
 
 SLOTS = {
-    "c1": SlotValue(Grade.LOWER_BOUND, 3000, 10),
-    "c2": SlotValue(Grade.EXACT, 42, 0),
-    "c3": SlotValue(Grade.UNKNOWN, None, 0),
+    "c1": Counted("c1", Grade.LOWER_BOUND, 3000, 10),
+    "c2": Counted("c2", Grade.EXACT, 42, 0),
+    "c3": Counted("c3", Grade.UNKNOWN, None, 0),
 }
 
 
@@ -90,14 +91,14 @@ def test_an_unknown_source_has_no_shown_number_either() -> None:
 def test_every_locale_has_its_structured_copy(
     locale: str, exact: str, bound: str, shown: str
 ) -> None:
-    slots = {**SLOTS, "s": SlotValue(Grade.SHOWN, 10, 10)}
+    slots = {**SLOTS, "s": Counted("s", Grade.SHOWN, 10, 10)}
     assert render_slot("count", slots["c2"], locale) == exact
     assert render_slot("count", slots["c1"], locale) == bound
     assert render_slot("count", slots["s"], locale) == shown
 
 
 def test_a_fractional_aggregate_keeps_two_decimals() -> None:
-    text, _ = render_narration("Average {{count:a}}.", {"a": SlotValue(Grade.EXACT, 2.5, 0)})
+    text, _ = render_narration("Average {{count:a}}.", {"a": Counted("a", Grade.EXACT, 2.5, 0)})
     assert text == "Average exactly 2.50."
 
 
@@ -128,7 +129,7 @@ def test_a_numeral_right_after_a_slot_is_still_audited() -> None:
 
 
 def test_a_shown_slot_renders_even_when_the_population_is_unknown() -> None:
-    slots = {"s": SlotValue(Grade.SHOWN, None, 1200)}
+    slots = {"s": Counted("s", Grade.SHOWN, None, 1200)}
     assert render_narration("These {{shown:s}} cards.", slots, "de")[0] == "These 1.200 cards."
     assert render_narration("All {{count:s}}.", slots)[0] == ""
 
@@ -147,7 +148,7 @@ def test_numbers_are_formatted_per_locale(value: float, locale: str, shown: str)
 
 
 def test_an_unknown_grade_is_never_a_bypass_even_with_a_value() -> None:
-    assert render_narration("I saw 77 of them.", {"u": SlotValue(Grade.UNKNOWN, 77, 0)})[1] == []
+    assert render_narration("I saw 77 of them.", {"u": Counted("u", Grade.UNKNOWN, 77, 0)})[1] == []
 
 
 def test_a_numeral_glued_to_a_slot_is_still_audited() -> None:
@@ -170,7 +171,7 @@ def test_a_boundary_at_the_end_of_the_buffer_waits_for_more_whitespace() -> None
 
 def test_a_count_of_another_set_is_never_rendered_in_the_models_sentence() -> None:
     # Exactly 102 of level 2, but the question asked about last week: not the answer.
-    wider = SlotValue(Grade.EXACT, 102, 10, unapplied=("last week",))
+    wider = Counted("c1", Grade.EXACT, 102, 10, unapplied=("last week",))
     text, audit = render_narration(
         "There are {{count:c1}} photos. Here are some of them.", {"c1": wider}
     )

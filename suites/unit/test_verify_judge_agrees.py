@@ -22,11 +22,12 @@ from typing import Any
 import pytest
 import yaml
 
+from beacon.adjudication.counted import Counted
 from beacon.adjudication.counts import Grade
 from beacon.adjudication.guard import judge as guard_judge
-from beacon.adjudication.slots import SlotValue, render_sentence
+from beacon.adjudication.slots import render_sentence
 from beacon.adjudication.slots import split_sentences as guard_sentences
-from beacon.adjudication.standing import Source, build_standing
+from beacon.adjudication.standing import build_standing
 from harness.verify.judge import Evidence, judge_sentence
 from harness.verify.phrases import Count, render_slots
 from harness.verify.values import Values
@@ -56,14 +57,16 @@ class Standing:
 
     def guard(self) -> Any:
         sources = [
-            Source(
+            Counted(
                 c.slot,
                 Grade(c.grade),
                 c.total,
-                c.has_more,
-                "empty" if c.may_say_none else ("unknown" if c.grade == "UNKNOWN" else "non_empty"),
-                c.may_say_none,
-                shown=c.displayed,
+                c.displayed,
+                has_more=c.has_more,
+                emptiness="empty"
+                if c.may_say_none
+                else ("unknown" if c.grade == "UNKNOWN" else "non_empty"),
+                may_say_none=c.may_say_none,
             )
             for c in self.counts
         ]
@@ -227,7 +230,7 @@ def guard_drops(case: Case) -> bool:
     standing = case.standing
     if guard_judge(case.sentence, standing.guard(), case.locale) is not None:
         return True
-    slots = {c.slot: SlotValue(Grade(c.grade), c.total, c.displayed) for c in standing.counts}
+    slots = {c.slot: Counted(c.slot, Grade(c.grade), c.total, c.displayed) for c in standing.counts}
     rendered, _ = render_sentence(case.sentence, slots, case.locale)
     return not rendered.strip()
 
