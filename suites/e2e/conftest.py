@@ -5,14 +5,15 @@ routed turns, without the chat server."""
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from playwright.sync_api import Browser, ConsoleMessage, Error, Page
+from panel_routing import ROUTED_TOKEN
+from playwright.sync_api import Browser, ConsoleMessage, Error, Page, Request, Route
 
 from harness.browser import PageLog, chromium
 
@@ -92,3 +93,24 @@ def page_log(page: Page) -> PageLog:
     page.on("console", on_console)
     page.on("pageerror", on_error)
     return log
+
+
+@pytest.fixture
+def routed_turn(page: Page, panel_origin: str) -> Iterator[Callable[..., list[Request]]]:
+    """Open the panel with ``/v1/turns`` answered by a canned response; returns the
+    requests the panel sent."""
+    sent: list[Request] = []
+
+    def open_with(
+        body: str, *, status: int = 200, content_type: str = "text/event-stream"
+    ) -> list[Request]:
+        def fulfil(route: Route) -> None:
+            sent.append(route.request)
+            route.fulfill(status=status, headers={"Content-Type": content_type}, body=body)
+
+        page.route("**/v1/turns", fulfil)
+        page.goto(f"{panel_origin}/panel/?token={ROUTED_TOKEN}")
+        return sent
+
+    yield open_with
+    page.unroute_all(behavior="ignoreErrors")
