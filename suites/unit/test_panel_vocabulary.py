@@ -31,7 +31,7 @@ PANEL = ROOT / "beacon" / "panel"
 VOCABULARY = PANEL / "vocabulary.js"
 FIX = "make vocabulary"
 # Panel modules that speak the server's vocabulary and must import it.
-SPEAKERS = ("copy.js", "state.js", "states.js", "host.js", "panel.js")
+SPEAKERS = ("copy.js", "reducer.js", "state_table.js", "host.js", "chrome.js")
 NODE_TIMEOUT_S = 30
 
 
