@@ -49,6 +49,7 @@ from beacon.adjudication.slots import (
     shares_subject,
 )
 from beacon.adjudication.standing import Standing
+from beacon.wire.audit import AuditKind, DropRule
 
 _TITLE_WORDS = 3  # a value this long is a title or a name, not a word a claim is made of
 _MASK = "\u00b7"  # a placeholder no reader takes for a digit, a letter or a word boundary
@@ -56,14 +57,12 @@ _MASK = "\u00b7"  # a placeholder no reader takes for a digit, a letter or a wor
 
 @dataclass(frozen=True, slots=True)
 class Drop:
-    # number_under_unknown | free_count | completeness_claim | absence_claim
-    # | population_claim | subject_mixed
-    rule: str
+    rule: DropRule
     token: str
     sentence: str
 
     def record(self) -> dict[str, str]:
-        return {"kind": "narration_dropped", "rule": self.rule, "token": self.token}
+        return {"kind": AuditKind.NARRATION_DROPPED, "rule": self.rule, "token": self.token}
 
 
 def _masked(text: str, spans: list[tuple[int, int]]) -> str:
@@ -111,34 +110,34 @@ def _states_exact_count(text: str, standing: Standing, locale: Locale) -> bool:
 
 def _number_verdict(
     text: str, slots: list[tuple[int, int]], standing: Standing, locale: Locale
-) -> tuple[str, str] | None:
+) -> tuple[DropRule, str] | None:
     """The first numeral ``text`` may not state, as (rule, token); slots are placeholders,
     and so is the "one" of a negative pronoun ("not one", "한 장도", "一枚も")."""
     for numeral in find_numerals(_masked(text, [*slots, *negative_pronouns(text)]), locale):
         if standing.strict:
-            return "number_under_unknown", numeral.text
+            return DropRule.NUMBER_UNDER_UNKNOWN, numeral.text
         if numeral.identifier:
             continue
         if standing.complete and _numeral_value(numeral, locale) in standing.exact_values:
             continue
-        return "free_count", numeral.text
+        return DropRule.FREE_COUNT, numeral.text
     return None
 
 
-def _claim_verdict(text: str, standing: Standing, locale: Locale) -> tuple[str, str] | None:
+def _claim_verdict(text: str, standing: Standing, locale: Locale) -> tuple[DropRule, str] | None:
     # A semicolon ends a clause as a full stop would ("Harbor Tower has {{count:c1}}
     # photos; the cards below are the first {{shown:c1}}"); a comma does not, even before
     # "and": "…, and the {{shown:c1}} below …" still reads as one sentence of one set.
     mixed = next((c for c in text.split(";") if shares_subject(c)), None)
     if mixed is not None:
-        return "subject_mixed", SLOT.findall(mixed)[0][1]
+        return DropRule.SUBJECT_MIXED, SLOT.findall(mixed)[0][1]
     claim = completeness_claim(text)
     if claim is not None and not _claim_has_standing(text, standing, locale):
-        return "completeness_claim", claim
+        return DropRule.COMPLETENESS_CLAIM, claim
     absence = absence_claim(text)
     grounded_absence = any(s.may_say_none for s in standing.sources)
     if absence is not None and not grounded_absence:
-        return "absence_claim", absence
+        return DropRule.ABSENCE_CLAIM, absence
     claim = population_claim(text)
     # "写真は見つかりませんでした" is about the results as a whole, and says the one thing a
     # grounded absence lets it say of them; "지적 사항은 정확히 24건입니다" says the one thing
@@ -149,13 +148,13 @@ def _claim_verdict(text: str, standing: Standing, locale: Locale) -> tuple[str, 
         and absence is None
         and not _states_exact_count(text, standing, locale)
     ):
-        return "population_claim", claim
+        return DropRule.POPULATION_CLAIM, claim
     return None
 
 
 def _verdict(
     text: str, slots: list[tuple[int, int]], standing: Standing, locale: Locale
-) -> tuple[str, str] | None:
+) -> tuple[DropRule, str] | None:
     """The first rule ``text`` breaks, as (rule, token); slots are placeholders."""
     return _number_verdict(text, slots, standing, locale) or _claim_verdict(text, standing, locale)
 

@@ -17,6 +17,7 @@ from beacon.lexicon.levels import GERMAN_AFTER_ORDINAL
 from beacon.lexicon.months import MONTHS
 from beacon.lexicon.phrases import GROUPING
 from beacon.lexicon.phrases import PHRASES as PHRASES
+from beacon.wire.audit import AuditKind
 
 SLOT = re.compile(r"\{\{(count|shown):([A-Za-z0-9_-]{1,32})\}\}")
 _NUMERAL = re.compile(r"(?<![\w.,])\d{1,3}(?:[,.]\d{3})+(?![\w])|(?<![\w.,])\d+(?![\w,.]\d)")
@@ -38,8 +39,7 @@ Locale = str
 
 @dataclass(frozen=True, slots=True)
 class AuditEntry:
-    # unknown_slot | dropped_unknown_clause | bypassed_slot | subject_shared | scope_unapplied
-    kind: str
+    kind: AuditKind
     slot: str | None
     detail: str
 
@@ -94,7 +94,9 @@ def audit_bypasses(model_text: str, slots: Mapping[str, Counted]) -> list[AuditE
     for match in _NUMERAL.finditer(SLOT.sub("", model_text)):
         digits = re.sub(r"[,.]", "", match.group())
         if digits in graded:
-            entries.append(AuditEntry("bypassed_slot", graded[digits], f"numeral {match.group()}"))
+            entries.append(
+                AuditEntry(AuditKind.BYPASSED_SLOT, graded[digits], f"numeral {match.group()}")
+            )
     return entries
 
 
@@ -113,20 +115,28 @@ def render_sentence(
 ) -> tuple[str, list[AuditEntry]]:
     audit = audit_bypasses(sentence, slots)
     if shares_subject(sentence):
-        audit.append(AuditEntry("subject_shared", None, "population and subset in one sentence"))
+        audit.append(
+            AuditEntry(AuditKind.SUBJECT_SHARED, None, "population and subset in one sentence")
+        )
     rendered: list[str] = []
     pos = 0
     for match in SLOT.finditer(sentence):
         kind, slot_id = match.group(1), match.group(2)
         slot = slots.get(slot_id)
         if slot is None:
-            return "", [*audit, AuditEntry("unknown_slot", slot_id, "slot names no graded count")]
+            return "", [
+                *audit,
+                AuditEntry(AuditKind.UNKNOWN_SLOT, slot_id, "slot names no graded count"),
+            ]
         if slot.unapplied:
             detail = "counts a wider set than asked: " + "; ".join(slot.unapplied)
-            return "", [*audit, AuditEntry("scope_unapplied", slot_id, detail)]
+            return "", [*audit, AuditEntry(AuditKind.SCOPE_UNAPPLIED, slot_id, detail)]
         phrase = render_slot(kind, slot, locale)
         if phrase is None:
-            return "", [*audit, AuditEntry("dropped_unknown_clause", slot_id, "UNKNOWN grade")]
+            return "", [
+                *audit,
+                AuditEntry(AuditKind.DROPPED_UNKNOWN_CLAUSE, slot_id, "UNKNOWN grade"),
+            ]
         rendered.append(sentence[pos : match.start()])
         rendered.append(phrase)
         pos = match.end()

@@ -31,6 +31,7 @@ from beacon.lexicon.copy import say
 from beacon.lexicon.narration import NOTHING_SAYABLE
 from beacon.loop.evidence import Evidence
 from beacon.loop.narrator import narrate
+from beacon.wire.audit import AuditKind
 
 # Japanese runs its sentences on after 。; the other locales put a space between.
 SENTENCE_JOINER: Mapping[str, str] = {"ja": ""}
@@ -78,7 +79,7 @@ class Narration:
         rows = [d.record() for d in self.drops]
         rows += [{"kind": e.kind, "rule": e.slot or "", "token": e.detail} for e in self.slot_audit]
         if self.fallback:
-            rows.append({"kind": "narration_fallback", "rule": "all_dropped", "token": ""})
+            rows.append({"kind": AuditKind.NARRATION_FALLBACK, "rule": "all_dropped", "token": ""})
         return rows
 
 

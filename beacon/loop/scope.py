@@ -23,6 +23,7 @@ from beacon.adjudication.slots import render_slot
 from beacon.lexicon.copy import QUOTES, SCOPE_COUNT, SCOPE_MISSING_SIDE, SCOPE_UNAPPLIED, say
 from beacon.loop.evidence import Evidence
 from beacon.loop.narration import Narration, count_of
+from beacon.wire.audit import AuditKind
 
 log = logging.getLogger(__name__)
 
@@ -118,13 +119,11 @@ def scope_audit(evidence: Sequence[Evidence]) -> list[dict[str, str]]:
         if not item.counted:
             continue
         for c in item.scope.applied:
-            rows.append(
-                {"kind": "scope_applied", "rule": c.axis, "token": f"{item.slot}:{c.value}"}
-            )
+            token = f"{item.slot}:{c.value}"
+            rows.append({"kind": AuditKind.SCOPE_APPLIED, "rule": c.axis, "token": token})
         for c in item.scope.unapplied:
-            rows.append(
-                {"kind": "scope_unapplied", "rule": c.axis, "token": f"{item.slot}:{c.phrase}"}
-            )
+            token = f"{item.slot}:{c.phrase}"
+            rows.append({"kind": AuditKind.SCOPE_UNAPPLIED, "rule": c.axis, "token": token})
     return rows
 
 

@@ -27,19 +27,12 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from beacon.wire.audit import DropRule
 from harness.verify import claims
 from harness.verify.numbers import Numeral, fold, numerals
 from harness.verify.phrases import Count, Form, find_forms
 from harness.verify.values import Span, Values, literal_spans, protected_spans
 
-RULES = (
-    "number_under_unknown",
-    "free_count",
-    "subject_mixed",
-    "completeness_claim",
-    "absence_claim",
-    "population_claim",
-)
 _TITLE_WORDS = 3  # a quoted value this long is a title or a name: its words are not a claim
 _BLANK = "\u00b7"  # stands in for what was set aside: no digit, no letter, no word edge
 
@@ -73,7 +66,7 @@ class Evidence:
 
 @dataclass(frozen=True, slots=True)
 class Finding:
-    rule: str
+    rule: str  # a DropRule, or a check of verify's own (``denial``)
     token: str
     sentence: str
     judged_as: str  # the sentence with the count forms it was allowed marked as slots
@@ -130,14 +123,14 @@ def _shown_by_pointing(text: str, found: list[Numeral], counts: Iterable[Count])
 
 def _number_rule(
     found: list[Numeral], evidence: Evidence, protected: list[Span]
-) -> tuple[str, str] | None:
+) -> tuple[DropRule, str] | None:
     exact = evidence.exact_values() if evidence.complete else set()
     for n in found:
         if evidence.strict:
-            return "number_under_unknown", n.text
+            return DropRule.NUMBER_UNDER_UNKNOWN, n.text
         if n.identifier or _inside(n, protected) or n.value in exact:
             continue
-        return "free_count", n.text
+        return DropRule.FREE_COUNT, n.text
     return None
 
 
@@ -156,13 +149,13 @@ def _clauses(forms: list[Form], breaks: list[int]) -> list[list[Form]]:
 
 def _claim_rule(
     text: str, forms: list[Form], evidence: Evidence, locale: str
-) -> tuple[str, str] | None:
+) -> tuple[DropRule, str] | None:
     # One clause holding a population count and the shown subset; a semicolon ends a
     # clause, so "… has at least 173 photos; these 10 …" is two subjects, not one.
     breaks = [i for i, ch in enumerate(text) if ch == ";"]  # a comma, even before "and", is none
     for clause in _clauses(forms, breaks):
         if {f.kind for f in clause} == {"count", "shown"}:
-            return "subject_mixed", clause[0].count.slot
+            return DropRule.SUBJECT_MIXED, clause[0].count.slot
     said = claims.completeness(text, beside_a_count=bool(forms))
     if said is not None:
         # Ten cards of an exact 714 are not "all of them": said of the cards on screen (a
@@ -177,14 +170,14 @@ def _claim_rule(
         else:
             stands = evidence.complete
         if not stands:
-            return "completeness_claim", said
+            return DropRule.COMPLETENESS_CLAIM, said
     none = claims.absence(text)
     if none is not None and not evidence.may_say_none:
-        return "absence_claim", none
+        return DropRule.ABSENCE_CLAIM, none
     if not forms and none is None and not evidence.whole_on_screen:
         whole = claims.population(text)
         if whole is not None:
-            return "population_claim", whole
+            return DropRule.POPULATION_CLAIM, whole
     return None
 
 

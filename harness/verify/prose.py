@@ -16,6 +16,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, get_args
 
 from beacon.policy.vocabulary import licensing_words
+from beacon.wire.audit import DropRule
 from beacon.wire.frames import Grade
 from beacon.wire.sse import SseEvent
 from harness.verify.judge import Evidence, Finding, judge_text, split_sentences
@@ -23,7 +24,7 @@ from harness.verify.phrases import LOCALES, Count
 from harness.verify.values import Values
 
 __all__ = ["LOCALES", "NUMBER_RULES", "Count", "Finding"]
-NUMBER_RULES = frozenset({"free_count", "number_under_unknown"})
+NUMBER_RULES = frozenset({DropRule.FREE_COUNT, DropRule.NUMBER_UNDER_UNKNOWN})
 _GRADES: tuple[str, ...] = get_args(Grade)
 _BOUND = re.compile(r"\d{4}-\d{2}-\d{2}")
 

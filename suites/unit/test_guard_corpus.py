@@ -26,18 +26,12 @@ from beacon.adjudication.counts import Grade
 from beacon.adjudication.guard import judge
 from beacon.adjudication.slots import split_sentences
 from beacon.adjudication.standing import Standing, build_standing
+from beacon.wire.audit import DropRule
 
 CORPUS_DIR = Path(__file__).with_name("guard_corpus")
 REPORT = Path(__file__).resolve().parents[2] / "reports" / "narration" / "guard_corpus.json"
 LOCALES = ("en", "de", "es", "ko", "ja")
-RULES = (
-    "number_under_unknown",
-    "free_count",
-    "subject_mixed",
-    "completeness_claim",
-    "absence_claim",
-    "population_claim",
-)
+RULES = tuple(DropRule)
 MIN_HOSTILE = 300
 MIN_HOSTILE_PER_LOCALE = 40
 MIN_LEGIT = 120
