@@ -21,8 +21,9 @@ from typing import Any
 
 from beacon.store.backends import Tx
 from beacon.store.turns import TurnStore
+from beacon.wire.audit import AuditKind
 
-DROPPED = "narration_dropped"
+DROPPED = AuditKind.NARRATION_DROPPED
 
 
 def percentile(values: Sequence[float], q: float) -> float | None:
