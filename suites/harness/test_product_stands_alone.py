@@ -23,7 +23,8 @@ import gates.cli
 import harness.cli
 import harness.postgres_cli
 import stub_server.cli
-from beacon.cli.main import COMMAND_GROUP, STUB_COMMANDS, app, command_names, load_commands
+from beacon.cli.commands import COMMAND_GROUP, STUB_COMMANDS, command_names, load_commands
+from beacon.cli.main import app
 from gates import observe, promote
 from stub_server.records import Level, Project
 
@@ -308,7 +309,8 @@ _WITHOUT_THE_HARNESS = textwrap.dedent(
             return None
 
     sys.meta_path.insert(0, Absent())
-    from beacon.cli.main import app, command_names
+    from beacon.cli.commands import command_names
+    from beacon.cli.main import app
 
     print(" ".join(sorted(command_names(app))), flush=True)
     sys.argv = ["beacon", *sys.argv[1:]]

@@ -11,6 +11,7 @@ import httpx
 import pytest
 from typer.testing import CliRunner
 
+from beacon.cli import ask_cmd, commands, serve_cmd
 from beacon.cli import main as cli
 from beacon.cli.ask import AskError, mint_token, reaching, run_turn
 from beacon.cli.errors import Exit
@@ -30,12 +31,12 @@ def one_line(text: str) -> bool:
 
 
 def test_the_tier_choices_are_the_policy_tiers() -> None:
-    assert cli.TIER_NAMES == TIERS
+    assert commands.TIER_NAMES == TIERS
 
 
 def test_help_lists_every_registered_command_and_hides_none() -> None:
     shown = invoke("--help").output
-    names = cli.command_names(cli.app)
+    names = commands.command_names(cli.app)
     assert {"up", "serve", "token", "ask", "demo", "stub-mcp", "stub-llm", "sweep", "gate"} <= names
     hidden = [c.name for c in cli.app.registered_commands if c.hidden]
     hidden += [g.name for g in cli.app.registered_groups if g.typer_instance and g.hidden]
@@ -110,8 +111,9 @@ class FakeStack:
 @pytest.fixture
 def fake_stack(monkeypatch: pytest.MonkeyPatch) -> list[FakeStack]:
     FakeStack.started = []
-    monkeypatch.setattr(cli, "DevStack", FakeStack)
-    monkeypatch.setattr(cli, "mint_token", lambda *_a, **_k: "tok")
+    monkeypatch.setattr(ask_cmd, "DevStack", FakeStack)
+    monkeypatch.setattr(serve_cmd, "DevStack", FakeStack)
+    monkeypatch.setattr(ask_cmd, "mint_token", lambda *_a, **_k: "tok")
     monkeypatch.setenv("DEMO_ONCE", "1")
     return FakeStack.started
 
@@ -142,9 +144,9 @@ def test_demo_stops_every_process_when_a_turn_breaks(
             with reaching("chat server", DEAD):
                 raise exc
 
-        monkeypatch.setattr(cli, "run_turn", run)
+        monkeypatch.setattr(ask_cmd, "run_turn", run)
     else:
-        monkeypatch.setattr(cli, "run_turn", raising(exc))
+        monkeypatch.setattr(ask_cmd, "run_turn", raising(exc))
     done = invoke("demo")
     assert done.exit_code == 1
     assert [s.shut for s in fake_stack] == [1]
@@ -156,7 +158,7 @@ def test_demo_stops_every_process_when_a_turn_breaks(
 def test_demo_stops_every_process_when_interrupted(
     fake_stack: list[FakeStack], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(cli, "run_turn", raising(KeyboardInterrupt()))
+    monkeypatch.setattr(ask_cmd, "run_turn", raising(KeyboardInterrupt()))
     done = invoke("demo")
     assert done.exit_code == 130
     assert [s.shut for s in fake_stack] == [1]
@@ -178,12 +180,12 @@ def test_demo_prints_each_question_above_its_answer_and_fails_on_an_error_frame(
             SseEvent(event="done", data=done, id="3"),
         ]
 
-    monkeypatch.setattr(cli, "run_turn", run)
+    monkeypatch.setattr(ask_cmd, "run_turn", run)
     done = invoke("demo")
     assert done.exit_code == 1
     assert [s.shut for s in fake_stack] == [1]
     lines = done.output.splitlines()
-    for question in cli.DEMO_QUESTIONS:
+    for question in ask_cmd.DEMO_QUESTIONS:
         at = lines.index(f"question: {question}")
         assert lines[at + 1].startswith("answer: ")
     assert "answer: none: error upstream_protocol: boom" in lines
@@ -228,11 +230,11 @@ def test_a_terminal_sees_a_spinner_while_the_turn_runs(
             kw["on_event"](event)
         return events
 
-    monkeypatch.setattr(cli, "Console", partial(Recording, force_terminal=True))
-    monkeypatch.setattr(cli, "run_turn", run)
+    monkeypatch.setattr(ask_cmd, "Console", partial(Recording, force_terminal=True))
+    monkeypatch.setattr(ask_cmd, "run_turn", run)
     done = invoke("demo")
     assert done.exit_code == 0, done.output
-    assert statuses == [f"asking: {q}" for q in cli.DEMO_QUESTIONS]
+    assert statuses == [f"asking: {q}" for q in ask_cmd.DEMO_QUESTIONS]
     assert "[3] done" in done.output and "answer: Hi." in done.output
     assert [s.shut for s in fake_stack] == [1]
 

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+from beacon.cli import ask_cmd
 from beacon.cli import main as cli
 from beacon.cli.up import Urls
 from beacon.wire.sse import SseEvent
@@ -46,9 +47,9 @@ def _answered(_chat: str, _body: object, **_k: object) -> list[SseEvent]:
 @pytest.fixture
 def stand_in(monkeypatch: pytest.MonkeyPatch) -> list[StandInStack]:
     StandInStack.made = []
-    monkeypatch.setattr(cli, "DevStack", StandInStack)
-    monkeypatch.setattr(cli, "mint_token", lambda *_a, **_k: BEARER)
-    monkeypatch.setattr(cli, "run_turn", _answered)
+    monkeypatch.setattr(ask_cmd, "DevStack", StandInStack)
+    monkeypatch.setattr(ask_cmd, "mint_token", lambda *_a, **_k: BEARER)
+    monkeypatch.setattr(ask_cmd, "run_turn", _answered)
     return StandInStack.made
 
 
@@ -79,7 +80,7 @@ def test_a_demo_that_keeps_serving_prints_the_panel_url_and_how_to_mint_a_new_to
         stack.shutdown()
         return 0
 
-    monkeypatch.setattr(cli, "serve_until_signal", serve)
+    monkeypatch.setattr(ask_cmd, "serve_until_signal", serve)
     done = _demo()
     assert done.exit_code == 0, done.output
     assert serving == [0]
