@@ -112,8 +112,9 @@ conformance: setup-test
 # every legal row's target of the frame FSM, the subset gate and the harness FSM is changed
 # to each other state in turn, each legal cell of the panel's JS table once, and a table
 # test must fail for every mutant (rows mutated / caught per table, ~3 min). Then mutmut
-# over the verdicts and the PEP (beacon/adjudication, beacon/policy): prints the kill rate
-# and fails under 90 %.
+# over the verdicts and the PEP (beacon/adjudication, beacon/policy), judged by the unit
+# tests derived from the package (harness/mutation_tests.py; `python -m harness.mutation_tests
+# --write` rewrites pyproject's list): prints the kill rate and fails under 90 %.
 mutation: setup-test
 	$(PY) -m harness.table_mutation --all-targets --json reports/mutation/tables.json
 	rm -rf mutants
