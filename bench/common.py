@@ -1,6 +1,6 @@
 """What every bench shares: statistics, byte counting, one turn over SSE, the stubs' logs.
 
-The pure parts (percentiles, ratios, byte counts, the frame check) are tested in
+The pure parts (percentiles, ratios, byte counts, whether a turn counts) are tested in
 ``suites/unit/test_bench_common.py``; the rest talks HTTP to a running stack.
 """
 
@@ -20,8 +20,8 @@ from urllib.parse import urlsplit
 import httpx
 
 from beacon.wire.sse import SseEvent, parse_sse
+from harness.verify.turns import frame_problem as verify_frame_problem
 
-TERMINALS = frozenset({"done", "error"})
 TURN_TIMEOUT_S = 60.0
 
 
@@ -68,33 +68,15 @@ def origin(url: str) -> str:
 
 
 def frame_problem(events: Sequence[SseEvent]) -> str | None:
-    """Why a turn's frames are not intact, or None.
-
-    Intact: seq 1..n contiguous (SSE id and data agree), ``start`` first, exactly
-    one terminal and it is the last frame, and that terminal is ``done``.
-    """
-    if not events:
-        return "no frames"
-    for expected, event in enumerate(events, start=1):
-        try:
-            seq = event.json().get("seq")
-        except (ValueError, AssertionError):
-            return f"frame {expected} is not a JSON object"
-        if seq != expected or event.id != str(expected):
-            return f"frame {expected} carries seq {seq!r} / id {event.id!r}"
-    if events[0].event != "start":
-        return f"first frame is {events[0].event!r}, not 'start'"
-    terminals = [e.event for e in events if e.event in TERMINALS]
-    if len(terminals) != 1:
-        return f"{len(terminals)} terminals"
-    if events[-1].event not in TERMINALS:
-        return "the terminal is not the last frame"
-    if events[-1].event != "done":
-        return f"ended in {events[-1].event!r}: {events[-1].data[:200]}"
-    return None
+    """Why a bench turn does not count, or None: its frames break the frame protocol (verify's
+    own rules, ``harness.verify.turns.frame_problem``), or it ended in ``error``, not ``done``."""
+    problem = verify_frame_problem(events)
+    if problem is None and events[-1].event != "done":
+        problem = f"ended in {events[-1].event!r}: {events[-1].data[:200]}"
+    return problem
 
 
-@dataclass(slots=True)
+@dataclass(frozen=False, slots=True)  # filled in as the stream is read
 class TurnRun:
     """One turn as a client saw it: frames, and when they arrived (seconds from send)."""
 

@@ -35,6 +35,7 @@ import httpx
 from beacon.server.limits import DEFAULT_MAX_CONNECTIONS
 from bench.common import TurnRun, post_at_once, post_turn, run_on_stack, turns_main
 from harness.stack import Stack
+from harness.verify.turns import frame_problem
 
 NAME = "load"
 DEFAULT_TURNS = 200
@@ -47,7 +48,6 @@ QUESTIONS = (
     "Which companies have open findings in Harbor Tower?",
     "How many panoramas are in Harbor Tower?",
 )
-TERMINALS = ("done", "error")
 SLOWLORIS = 500
 # More heads than the cap (the stack's chat server runs with the default one).
 PAST_CAP = DEFAULT_MAX_CONNECTIONS + 200
@@ -64,15 +64,11 @@ def outcome(run: TurnRun | None) -> str:
         return "lost:no terminal within the deadline"
     if run.failure is not None:
         return f"lost:{run.failure[:60]}"
-    seqs = [int(e.id or 0) for e in run.events]
-    if seqs != list(range(1, len(seqs) + 1)):
-        return "lost:frames not seq 1..n"
-    terminals = [e for e in run.events if e.event in TERMINALS]
-    if len(terminals) != 1 or run.events[-1] is not terminals[0]:
-        return f"lost:{len(terminals)} terminals"
-    if terminals[0].event == "done":
+    if (problem := frame_problem(run.events)) is not None:
+        return f"lost:{problem[:60]}"
+    if run.events[-1].event == "done":
         return "done"
-    return f"error:{terminals[0].json().get('code', '?')}"
+    return f"error:{run.events[-1].json().get('code', '?')}"
 
 
 def rss_kib(pid: int | None) -> int | None:

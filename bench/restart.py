@@ -28,8 +28,10 @@ from typing import Any
 
 import httpx
 
+from beacon.wire.frames import TERMINAL_FRAMES
 from bench.common import TurnRun, post_at_once, write_json
 from harness.stack import Stack
+from harness.verify.turns import frame_problem
 
 NAME = "restart"
 DEFAULT_TURNS = 300
@@ -40,7 +42,6 @@ QUESTIONS = (
     "Photos of missing hard hats in Harbor Tower",
     "List all panoramas in Harbor Tower",
 )
-TERMINALS = ("done", "error")
 
 
 def classify(run: TurnRun | None) -> str:
@@ -49,16 +50,11 @@ def classify(run: TurnRun | None) -> str:
         return "lost"
     if not run.events:
         return "refused" if run.status in (429, 503) else "lost"
-    kinds = [e.event for e in run.events]
-    terminals = sum(k in TERMINALS for k in kinds)
-    if terminals > 1:
+    if sum(e.event in TERMINAL_FRAMES for e in run.events) > 1:
         return "terminals"
-    if terminals == 0 or kinds[-1] not in TERMINALS:
+    if frame_problem(run.events) is not None:
         return "lost"
-    seqs = [e.json().get("seq") for e in run.events]
-    if seqs != list(range(1, len(seqs) + 1)):
-        return "lost"
-    if kinds[-1] == "done":
+    if run.events[-1].event == "done":
         return "done"
     return "coded_error" if run.events[-1].json().get("code") else "lost"
 

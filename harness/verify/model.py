@@ -57,7 +57,7 @@ CHECKS: dict[str, CheckSpec] = dict(
     [
         _spec("turn.stream", "black-box", "a turn is accepted and streamed to its end"),
         _spec("frames.schema", "black-box", "every frame is a known type with its wire shape"),
-        _spec("frames.seq", "black-box", "seq strictly increasing, equal to the SSE id; one turn"),
+        _spec("frames.seq", "black-box", "seq 1..n without a gap, equal to the SSE id; one turn"),
         _spec("frames.order", "black-box", "start first; nothing gathered after the narration"),
         _spec("frames.one-terminal", "black-box", "exactly one terminal (done|error), and last"),
         _spec(

@@ -173,49 +173,74 @@ def check_schema(run: TurnRun) -> Verdict:
     return PASS
 
 
-def check_seq(run: TurnRun) -> Verdict:
-    previous: int | None = None
+def seq_problem(frames: Sequence[SseEvent]) -> str | None:
+    """seq 1, 2, … without a gap, each equal to its SSE id, all frames of one turn."""
     turn_ids: set[str] = set()
-    for frame in run.frames:
+    for due, frame in enumerate(frames, start=1):
         data = _json(frame) or {}
         try:
             seq = int(frame.id or "")
         except ValueError:
-            return _fail(f"a {frame.event} frame carries no numeric SSE id ({frame.id!r})", run)
+            return f"a {frame.event} frame carries no numeric SSE id ({frame.id!r})"
         if data.get("seq") != seq:
-            return _fail(f"frame {seq} ({frame.event}): data.seq is {data.get('seq')!r}", run)
-        if previous is not None and seq <= previous:
-            return _fail(f"seq goes from {previous} to {seq} ({frame.event})", run)
-        previous = seq
+            return f"frame {seq} ({frame.event}): data.seq is {data.get('seq')!r}"
+        if seq != due:
+            return f"seq goes from {due - 1} to {seq} ({frame.event})"
         turn_ids.add(str(data.get("turn_id")))
     if len(turn_ids) > 1:
-        return _fail(f"frames of one stream name several turns: {sorted(turn_ids)}", run)
-    return PASS
+        return f"frames of one stream name several turns: {sorted(turn_ids)}"
+    return None
 
 
-def check_order(run: TurnRun) -> Verdict:
-    kinds = [f.event for f in run.frames]
+def order_problem(frames: Sequence[SseEvent]) -> str | None:
+    """``start`` first and once, one references frame, nothing gathered after a delta."""
+    kinds = [f.event for f in frames]
     if kinds[0] != "start":
-        return _fail(f"the first frame is {kinds[0]!r}, not start", run)
+        return f"the first frame is {kinds[0]!r}, not start"
     if kinds.count("start") > 1:
-        return _fail("more than one start frame", run)
+        return "more than one start frame"
     if kinds.count("references") > 1:
-        return _fail(f"{kinds.count('references')} references frames: the counts moved", run)
+        return f"{kinds.count('references')} references frames: the counts moved"
     if "delta" in kinds:
         first = kinds.index("delta")
-        late = [f"{f.id} {f.event}" for f in run.frames[first:] if f.event in GATHERING]
+        late = [f"{f.id} {f.event}" for f in frames[first:] if f.event in GATHERING]
         if late:
-            return _fail(f"gathered after the narration began: {late[:5]}", run)
-    return PASS
+            return f"gathered after the narration began: {late[:5]}"
+    return None
 
 
-def check_one_terminal(run: TurnRun) -> Verdict:
-    terminals = [f"{f.id} {f.event}" for f in run.frames if f.event in TERMINAL_FRAMES]
+def terminal_problem(frames: Sequence[SseEvent]) -> str | None:
+    """Exactly one terminal (done or error), and it is the last frame."""
+    terminals = [f"{f.id} {f.event}" for f in frames if f.event in TERMINAL_FRAMES]
     if len(terminals) != 1:
-        return _fail(f"{len(terminals)} terminal frames, not exactly one: {terminals}", run)
-    if run.frames[-1].event not in TERMINAL_FRAMES:
-        return _fail(f"the terminal ({terminals[0]}) is not the last frame", run)
-    return PASS
+        return f"{len(terminals)} terminal frames, not exactly one: {terminals}"
+    if frames[-1].event not in TERMINAL_FRAMES:
+        return f"the terminal ({terminals[0]}) is not the last frame"
+    return None
+
+
+def frame_problem(frames: Sequence[SseEvent]) -> str | None:
+    """Why a stream's frames break the frame protocol (seq, order, one terminal), or None:
+    the rules every verified turn is held to, for a caller with only the frames (bench)."""
+    if not frames:
+        return "the stream carried no frame"
+    for rule in (seq_problem, order_problem, terminal_problem):
+        if (problem := rule(frames)) is not None:
+            return problem
+    return None
+
+
+def _frame_check(rule: Callable[[Sequence[SseEvent]], str | None]) -> Callable[[TurnRun], Verdict]:
+    def check(run: TurnRun) -> Verdict:
+        problem = rule(run.frames)
+        return PASS if problem is None else _fail(problem, run)
+
+    return check
+
+
+check_seq = _frame_check(seq_problem)
+check_order = _frame_check(order_problem)
+check_one_terminal = _frame_check(terminal_problem)
 
 
 def check_references_first(run: TurnRun) -> Verdict:

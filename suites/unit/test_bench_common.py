@@ -1,4 +1,5 @@
-"""The benches' pure parts: percentiles, ratios, byte counts, the frame check."""
+"""The benches' pure parts: percentiles, ratios, byte counts, whether a turn counts (by
+verify's own frame rules), and how the load and restart benches file each turn."""
 
 from __future__ import annotations
 
@@ -9,7 +10,9 @@ from pathlib import Path
 import pytest
 
 from beacon.wire.sse import SseEvent
+from bench import load, restart
 from bench.common import (
+    TurnRun,
     format_ratio,
     frame_problem,
     median,
@@ -72,20 +75,41 @@ def test_an_intact_turn_has_no_problem() -> None:
 @pytest.mark.parametrize(
     ("events", "why"),
     [
-        ([], "no frames"),
-        ([_frame(1, "start"), _frame(3, "done")], "frame 2"),
-        ([_frame(1, "start"), _frame(2, "done", id_="7")], "frame 2"),
-        (_turn("plan", "start", "done"), "not 'start'"),
-        (_turn("start", "done", "done"), "2 terminals"),
-        (_turn("start", "plan"), "0 terminals"),
+        ([], "no frame"),
+        ([_frame(1, "start"), _frame(3, "done")], "seq goes from 1 to 3"),
+        ([_frame(2, "start"), _frame(3, "done")], "seq goes from 0 to 2"),
+        ([_frame(1, "start"), _frame(2, "done", id_="7")], "data.seq is 2"),
+        (_turn("plan", "start", "done"), "not start"),
+        (_turn("start", "done", "done"), "2 terminal frames"),
+        (_turn("start", "plan"), "0 terminal frames"),
         (_turn("start", "done", "delta"), "not the last"),
+        (_turn("start", "delta", "plan", "done"), "gathered after the narration"),
         (_turn("start", "error"), "ended in 'error'"),
-        ([SseEvent("start", "1", "[1]")], "not a JSON object"),
+        ([SseEvent("start", "1", "[1]")], "data.seq is None"),
     ],
 )
 def test_a_damaged_turn_is_named(events: list[SseEvent], why: str) -> None:
     problem = frame_problem(events)
     assert problem is not None and why in problem
+
+
+def test_the_load_bench_files_a_turn_as_done_its_error_code_or_lost_with_the_reason() -> None:
+    assert load.outcome(TurnRun(_turn("start", "references", "delta", "done"))) == "done"
+    refused = json.dumps({"turn_id": "t_1", "seq": 2, "code": "rate_limited"})
+    coded = [_frame(1, "start"), SseEvent("error", "2", refused)]
+    assert load.outcome(TurnRun(coded)) == "error:rate_limited"
+    assert load.outcome(TurnRun([_frame(1, "start"), _frame(3, "done")])).startswith(
+        "lost:seq goes from 1 to 3"
+    )
+    assert load.outcome(None) == "lost:no terminal within the deadline"
+
+
+def test_the_restart_bench_counts_two_terminals_apart_from_a_lost_turn() -> None:
+    assert restart.classify(TurnRun(_turn("start", "done", "error"))) == "terminals"
+    assert restart.classify(TurnRun(_turn("start", "plan"))) == "lost"
+    assert restart.classify(TurnRun([_frame(2, "start"), _frame(3, "done")])) == "lost"
+    assert restart.classify(TurnRun(_turn("start", "done"))) == "done"
+    assert restart.classify(TurnRun(status=503)) == "refused"
 
 
 def test_written_figures_are_strict_json(tmp_path: Path) -> None:
