@@ -79,13 +79,13 @@ export function mountPanel(root, adapter, { locale = "" } = {}) {
 
   function newTurn() {
     const t = buildTurn();
-    t.drawn = { citations: null, notices: null, tools: null };
     ui.transcript.append(t.node);
     return t;
   }
 
   function buildTurn() {
     const t = turnNodes();
+    t.drawn = { citations: null, notices: null, tools: null }; // what drawTurn last drew
     t.loadMore.textContent = copy.loadMore;
     t.loadMore.addEventListener("click", () => more.load(t.loadMore.dataset.slot));
     return t;
@@ -190,7 +190,6 @@ export function mountPanel(root, adapter, { locale = "" } = {}) {
     const st = await replayedState(token, turnId);
     if (st === null) return null;
     const t = buildTurn();
-    t.drawn = { citations: null, notices: null, tools: null };
     t.asked.textContent = asked;
     t.asked.hidden = asked === "";
     drawTurn(t, st, drawing(false));
