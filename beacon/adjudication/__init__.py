@@ -19,7 +19,6 @@ from beacon.adjudication.counts import (
     DEFAULT_SENTINEL,
     Basis,
     CountVerdict,
-    Grade,
     grade_accounting,
     grade_count,
     sentinel_from_env,
@@ -46,6 +45,8 @@ from beacon.adjudication.standing import Standing, build_standing
 from beacon.adjudication.stitch import Anomaly, StitchResult, stitch_pages, summarize_page
 from beacon.adjudication.subset_gate import GATE_TABLE, GateEvent, GateRow, GateState, gate_step
 from beacon.wire.accounting import PageSummary
+from beacon.wire.audit import AuditKind, DropRule
+from beacon.wire.frames import Grade
 
 __all__ = [
     "DEFAULT_SENTINEL",
@@ -60,11 +61,13 @@ __all__ = [
     "AnchorKind",
     "Anomaly",
     "AuditEntry",
+    "AuditKind",
     "Basis",
     "CallFacts",
     "CountVerdict",
     "Counted",
     "Drop",
+    "DropRule",
     "Emptiness",
     "Fingerprint",
     "GateEvent",

@@ -14,7 +14,8 @@ from enum import StrEnum
 from typing import Any
 
 from beacon.adjudication.absence import AbsenceCause, AbsenceVerdict
-from beacon.adjudication.counts import CountVerdict, Grade
+from beacon.adjudication.counts import CountVerdict
+from beacon.wire.frames import Grade
 
 
 class AnchorKind(StrEnum):

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from dataclasses import KW_ONLY, dataclass
 
-from beacon.adjudication.counts import Grade, is_complete, is_wholly_shown
+from beacon.adjudication.counts import is_complete, is_wholly_shown
 from beacon.adjudication.emptiness import Emptiness
+from beacon.wire.frames import Grade
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,18 +7,12 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from beacon.adjudication.accounting import AccountingRecord, read_accounting
+from beacon.wire.frames import Grade
 
 # The upstream's injected row cap. An external contract, not our constant:
 # if upstream raises its cap, a stale sentinel would manufacture false EXACTs.
 DEFAULT_SENTINEL = 3000
 SENTINEL_ENV = "BEACON_ROW_CAP_SENTINEL"
-
-
-class Grade(StrEnum):
-    EXACT = "EXACT"
-    LOWER_BOUND = "LOWER_BOUND"
-    SHOWN = "SHOWN"
-    UNKNOWN = "UNKNOWN"
 
 
 class Basis(StrEnum):

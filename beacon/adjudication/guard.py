@@ -43,7 +43,6 @@ from beacon.adjudication.counted import Counted
 from beacon.adjudication.numerals import Numeral, find_numerals, normalize, word_value
 from beacon.adjudication.slots import (
     SLOT,
-    Locale,
     SlotStream,
     render_sentence,
     shares_subject,
@@ -77,7 +76,7 @@ def _protected_spans(text: str, standing: Standing) -> list[tuple[int, int]]:
     return [] if pattern is None else [m.span() for m in pattern.finditer(text)]
 
 
-def _numeral_value(numeral: Numeral, locale: Locale) -> int | None:
+def _numeral_value(numeral: Numeral, locale: str) -> int | None:
     digits = numeral.text.replace(",", "").replace(".", "").replace(" ", "")
     digits = digits.replace("\u00a0", "").replace("\u202f", "")
     if digits.isdigit():
@@ -85,7 +84,7 @@ def _numeral_value(numeral: Numeral, locale: Locale) -> int | None:
     return word_value(numeral.text, locale)
 
 
-def _claim_has_standing(text: str, standing: Standing, locale: Locale) -> bool:
+def _claim_has_standing(text: str, standing: Standing, locale: str) -> bool:
     """A completeness claim stands on EXACT, complete counts: the ones its count slots
     name, or (with no slot in the sentence) every counted source of the turn. Said of
     the cards on screen ("these are all of them", a shown slot), it stands only when
@@ -102,14 +101,14 @@ def _claim_has_standing(text: str, standing: Standing, locale: Locale) -> bool:
     return standing.complete
 
 
-def _states_exact_count(text: str, standing: Standing, locale: Locale) -> bool:
+def _states_exact_count(text: str, standing: Standing, locale: str) -> bool:
     return any(
         _numeral_value(n, locale) in standing.exact_values for n in find_numerals(text, locale)
     )
 
 
 def _number_verdict(
-    text: str, slots: list[tuple[int, int]], standing: Standing, locale: Locale
+    text: str, slots: list[tuple[int, int]], standing: Standing, locale: str
 ) -> tuple[DropRule, str] | None:
     """The first numeral ``text`` may not state, as (rule, token); slots are placeholders,
     and so is the "one" of a negative pronoun ("not one", "한 장도", "一枚も")."""
@@ -124,7 +123,7 @@ def _number_verdict(
     return None
 
 
-def _claim_verdict(text: str, standing: Standing, locale: Locale) -> tuple[DropRule, str] | None:
+def _claim_verdict(text: str, standing: Standing, locale: str) -> tuple[DropRule, str] | None:
     # A semicolon ends a clause as a full stop would ("Harbor Tower has {{count:c1}}
     # photos; the cards below are the first {{shown:c1}}"); a comma does not, even before
     # "and": "…, and the {{shown:c1}} below …" still reads as one sentence of one set.
@@ -153,7 +152,7 @@ def _claim_verdict(text: str, standing: Standing, locale: Locale) -> tuple[DropR
 
 
 def _verdict(
-    text: str, slots: list[tuple[int, int]], standing: Standing, locale: Locale
+    text: str, slots: list[tuple[int, int]], standing: Standing, locale: str
 ) -> tuple[DropRule, str] | None:
     """The first rule ``text`` breaks, as (rule, token); slots are placeholders."""
     return _number_verdict(text, slots, standing, locale) or _claim_verdict(text, standing, locale)
@@ -171,7 +170,7 @@ def _holding_claims(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, 
     ]
 
 
-def judge(sentence: str, standing: Standing, locale: Locale) -> Drop | None:
+def judge(sentence: str, standing: Standing, locale: str) -> Drop | None:
     """None when the sentence may be published, else the first rule it breaks."""
     text = normalize(sentence)
     slots = [m.span() for m in SLOT.finditer(text)]
@@ -193,7 +192,7 @@ class GuardedStream(SlotStream):
     """``SlotStream`` with the guard in front: a sentence is judged whole, as the
     model wrote it, and only what passes has its slots rendered and is yielded."""
 
-    def __init__(self, slots: Mapping[str, Counted], standing: Standing, locale: Locale) -> None:
+    def __init__(self, slots: Mapping[str, Counted], standing: Standing, locale: str) -> None:
         super().__init__(slots, locale)
         self._standing = standing
         self.drops: list[Drop] = []

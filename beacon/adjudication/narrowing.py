@@ -14,8 +14,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from beacon.adjudication.counts import Basis, CountVerdict, Grade
+from beacon.adjudication.counts import Basis, CountVerdict
 from beacon.lexicon.words import HOW_MANY_PATTERNS
+from beacon.wire.frames import Grade
 from beacon.wire.tools import tool_spec
 
 # "How many …?" per locale, as data (beacon.lexicon, with the other locale words): a

@@ -12,12 +12,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from beacon.adjudication.counted import Counted
-from beacon.adjudication.counts import Grade
 from beacon.lexicon.levels import GERMAN_AFTER_ORDINAL
 from beacon.lexicon.months import MONTHS
 from beacon.lexicon.phrases import GROUPING
 from beacon.lexicon.phrases import PHRASES as PHRASES
 from beacon.wire.audit import AuditKind
+from beacon.wire.frames import Grade
 
 SLOT = re.compile(r"\{\{(count|shown):([A-Za-z0-9_-]{1,32})\}\}")
 _NUMERAL = re.compile(r"(?<![\w.,])\d{1,3}(?:[,.]\d{3})+(?![\w])|(?<![\w.,])\d+(?![\w,.]\d)")
@@ -30,11 +30,6 @@ _SENTENCE_END = re.compile(
     rf"|(?<=\d\.)(?P<ordinal>\s+)(?=[^\W\d_a-zäöüß])(?!(?:{_GERMAN_AFTER_ORDINAL})\b)"
     r"|(?<=[。！？])\s*(?=\S)|\n+"
 )
-
-
-# A locale code as the loop carries it (one of lexicon.locales.LOCALES, or an unknown code
-# worded as English): kept only for guard.py's annotations until it imports str or Locale.
-Locale = str
 
 
 @dataclass(frozen=True, slots=True)

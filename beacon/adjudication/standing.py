@@ -19,10 +19,10 @@ from functools import cached_property
 from typing import Any
 
 from beacon.adjudication.counted import Counted
-from beacon.adjudication.counts import Grade
 from beacon.lexicon.levels import LEVEL_FORMS as LEVEL_FORMS
 from beacon.lexicon.levels import LEVEL_MENTION as _LEVEL_MENTION
 from beacon.lexicon.months import MONTHS as MONTHS
+from beacon.wire.frames import Grade
 
 _ISO_DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})")
 

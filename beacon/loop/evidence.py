@@ -137,7 +137,7 @@ def count_entry(
         total_is_lower_bound=grade is Grade.LOWER_BOUND,
         has_more=has_more,
         complete=is_complete(grade, value, has_more),
-        grade=grade.value,
+        grade=grade,
         more=more,
         scope=CountScope.model_validate(scope or {}),
     )

@@ -7,6 +7,7 @@ exactly these field names.
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -29,7 +30,17 @@ FrameType = Literal[
 FRAME_TYPES: tuple[FrameType, ...] = get_args(FrameType)
 TERMINAL_FRAMES: frozenset[str] = frozenset({"done", "error"})
 
-Grade = Literal["EXACT", "LOWER_BOUND", "SHOWN", "UNKNOWN"]
+
+class Grade(StrEnum):
+    """A count's grade (SPEC §3), decided by ``beacon.adjudication.counts`` from
+    structured fields; on the wire as its value ("EXACT")."""
+
+    EXACT = "EXACT"
+    LOWER_BOUND = "LOWER_BOUND"
+    SHOWN = "SHOWN"
+    UNKNOWN = "UNKNOWN"
+
+
 # The axes a question's constraints are read on (the tool table's SCOPE_AXES).
 ScopeAxis = Literal[
     "project", "level", "status", "category", "company", "kind", "date", "person", "topic"

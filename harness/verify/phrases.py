@@ -18,18 +18,30 @@ from beacon.wire.frames import Grade
 
 LOCALES: tuple[str, ...] = ("en", "de", "es", "ko", "ja")
 PHRASES: Mapping[str, Mapping[Grade, tuple[str, ...]]] = {
-    "en": {"EXACT": ("exactly {n}",), "LOWER_BOUND": ("at least {n}",), "SHOWN": ("these {n}",)},
-    "de": {"EXACT": ("genau {n}",), "LOWER_BOUND": ("mindestens {n}",), "SHOWN": ("diese {n}",)},
-    "es": {
-        "EXACT": ("exactamente {n}",),
-        "LOWER_BOUND": ("al menos {n}",),
-        "SHOWN": ("estos {n}", "estas {n}"),
+    "en": {
+        Grade.EXACT: ("exactly {n}",),
+        Grade.LOWER_BOUND: ("at least {n}",),
+        Grade.SHOWN: ("these {n}",),
     },
-    "ko": {"EXACT": ("정확히 {n}",), "LOWER_BOUND": ("최소 {n}",), "SHOWN": ("이 {n}",)},
+    "de": {
+        Grade.EXACT: ("genau {n}",),
+        Grade.LOWER_BOUND: ("mindestens {n}",),
+        Grade.SHOWN: ("diese {n}",),
+    },
+    "es": {
+        Grade.EXACT: ("exactamente {n}",),
+        Grade.LOWER_BOUND: ("al menos {n}",),
+        Grade.SHOWN: ("estos {n}", "estas {n}"),
+    },
+    "ko": {
+        Grade.EXACT: ("정확히 {n}",),
+        Grade.LOWER_BOUND: ("최소 {n}",),
+        Grade.SHOWN: ("이 {n}",),
+    },
     "ja": {
-        "EXACT": ("ちょうど{n}",),
-        "LOWER_BOUND": ("少なくとも{n}",),
-        "SHOWN": ("これら{n}", "この{n}"),
+        Grade.EXACT: ("ちょうど{n}",),
+        Grade.LOWER_BOUND: ("少なくとも{n}",),
+        Grade.SHOWN: ("これら{n}", "この{n}"),
     },
 }
 GROUP_MARK: Mapping[str, str] = {"en": ",", "ko": ",", "ja": ",", "de": ".", "es": "."}
@@ -118,7 +130,10 @@ def form_patterns(counts: Iterable[Count]) -> list[tuple[re.Pattern[str], str, C
     for count in counts:
         if count.grade == "UNKNOWN":
             continue
-        wanted = [("count", count.grade, count.total), ("shown", "SHOWN", count.displayed or None)]
+        wanted = [
+            ("count", count.grade, count.total),
+            ("shown", Grade.SHOWN, count.displayed or None),
+        ]
         for kind, grade, value in wanted:
             if value is None:
                 continue

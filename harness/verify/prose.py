@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping, Sequence
-from typing import Any, get_args
+from typing import Any
 
 from beacon.policy.vocabulary import licensing_words
 from beacon.wire.audit import DropRule
@@ -25,7 +25,6 @@ from harness.verify.values import Values
 
 __all__ = ["LOCALES", "NUMBER_RULES", "Count", "Finding"]
 NUMBER_RULES = frozenset({DropRule.FREE_COUNT, DropRule.NUMBER_UNDER_UNKNOWN})
-_GRADES: tuple[str, ...] = get_args(Grade)
 _BOUND = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
@@ -68,7 +67,7 @@ def _int(value: Any) -> int | None:
 
 def _grade(value: Any) -> Grade:
     # A grade nobody defined permits no number.
-    return value if value in _GRADES else "UNKNOWN"
+    return Grade(value) if value in tuple(Grade) else Grade.UNKNOWN
 
 
 def _emptied(frames: Sequence[SseEvent]) -> set[str]:

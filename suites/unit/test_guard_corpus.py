@@ -22,11 +22,11 @@ import pytest
 import yaml
 
 from beacon.adjudication.counted import Counted
-from beacon.adjudication.counts import Grade
 from beacon.adjudication.guard import judge
 from beacon.adjudication.slots import split_sentences
 from beacon.adjudication.standing import Standing, build_standing
 from beacon.wire.audit import DropRule
+from beacon.wire.frames import Grade
 
 CORPUS_DIR = Path(__file__).with_name("guard_corpus")
 REPORT = Path(__file__).resolve().parents[2] / "reports" / "narration" / "guard_corpus.json"

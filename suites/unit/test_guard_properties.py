@@ -30,9 +30,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from beacon.adjudication.counted import Counted
-from beacon.adjudication.counts import Grade
 from beacon.adjudication.guard import judge
 from beacon.adjudication.standing import Standing, build_standing
+from beacon.wire.frames import Grade
 
 # One worker runs the module, so the summary sees every property's examples.
 pytestmark = pytest.mark.xdist_group("guard-properties")

@@ -13,7 +13,6 @@ import re
 from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
-from typing import get_args
 
 import beacon
 from beacon.adjudication import Grade
@@ -110,28 +109,11 @@ def definitions(name: str) -> list[str]:
     return found
 
 
-# Second definitions still standing, and why; each goes when its owner's module moves.
-SECOND_DEFINITIONS = {
-    # The wire's Literal spelling of the grade: harness/verify types its phrase tables
-    # with it (an enum there is its owner's change). Held equal to the enum below.
-    ("Grade", "beacon/wire/frames.py"),
-    # ``Locale = str`` for guard.py's annotations (a locale the loop carries, maybe
-    # unknown, worded as English), until guard.py annotates ``str``.
-    ("Locale", "beacon/adjudication/slots.py"),
-}
-
-
 def test_the_locale_is_defined_once_in_the_lexicon() -> None:
-    found = set(definitions("Locale")) - {p for n, p in SECOND_DEFINITIONS if n == "Locale"}
-    assert found == {"beacon/lexicon/locales.py"}
+    assert definitions("Locale") == ["beacon/lexicon/locales.py"]
 
 
-def test_the_grade_is_defined_once_in_the_count_verdict() -> None:
-    found = set(definitions("Grade")) - {p for n, p in SECOND_DEFINITIONS if n == "Grade"}
-    assert found == {"beacon/adjudication/counts.py"}
-    assert get_args(frames.Grade) == tuple(g.value for g in Grade)
-
-
-def test_every_listed_second_definition_is_still_there() -> None:
-    for name, path in SECOND_DEFINITIONS:
-        assert path in definitions(name), (name, path)
+def test_the_grade_is_defined_once_on_the_wire() -> None:
+    """The wire below the verdicts holds the one enum; adjudication grades with it."""
+    assert definitions("Grade") == ["beacon/wire/frames.py"]
+    assert Grade is frames.Grade

@@ -13,7 +13,6 @@ from hypothesis import strategies as st
 
 from beacon.adjudication.claims import absence_claim, completeness_claim
 from beacon.adjudication.counted import Counted
-from beacon.adjudication.counts import Grade
 from beacon.adjudication.guard import Drop, GuardedStream, judge
 from beacon.adjudication.numerals import find_numerals, normalize, word_value
 from beacon.adjudication.standing import (
@@ -23,6 +22,7 @@ from beacon.adjudication.standing import (
     level_forms,
     strings_in,
 )
+from beacon.wire.frames import Grade
 
 BOUND = Counted(
     "c2", Grade.LOWER_BOUND, 173, 0, has_more=True, emptiness="non_empty", may_say_none=False

@@ -25,8 +25,9 @@ import beacon.adjudication
 
 ROOT = Path(__file__).resolve().parents[2]
 EXPORTED = frozenset(beacon.adjudication.__all__)
-# The one name exported from a lower layer: a page summary is the wire's model.
-FROM_WIRE = frozenset({"PageSummary"})
+# The names exported from a lower layer: the wire's page summary, the count's grade and
+# the guard's audit codes (on the wire so the store and verify name them too).
+FROM_WIRE = frozenset({"PageSummary", "Grade", "DropRule", "AuditKind"})
 
 
 def _modules(package: ModuleType) -> list[ModuleType]:

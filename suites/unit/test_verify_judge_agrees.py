@@ -23,11 +23,11 @@ import pytest
 import yaml
 
 from beacon.adjudication.counted import Counted
-from beacon.adjudication.counts import Grade
 from beacon.adjudication.guard import judge as guard_judge
 from beacon.adjudication.slots import render_sentence
 from beacon.adjudication.slots import split_sentences as guard_sentences
 from beacon.adjudication.standing import build_standing
+from beacon.wire.frames import Grade
 from harness.verify.judge import Evidence, judge_sentence
 from harness.verify.phrases import Count, render_slots
 from harness.verify.values import Values
