@@ -232,7 +232,7 @@ CONTROLLED: tuple[Controlled, ...] = (
         "list-en",
         TurnPlan("legacy-upstream", LIST_QUESTION, scenario="legacy-upstream"),
         legacy_upstream,
-        Expected(counts=(CountShape(None, ("UNKNOWN",)),)),
+        Expected(counts=(CountShape(None, (Grade.UNKNOWN,)),)),
     ),
     Controlled(
         "scenario.inband-502",
@@ -240,7 +240,7 @@ CONTROLLED: tuple[Controlled, ...] = (
         TurnPlan("inband-502", PHOTO_QUESTION, scenario="inband-502"),
         inband_502,
         Expected(
-            counts=(CountShape(PHOTO_TOOL, ("UNKNOWN",)),),
+            counts=(CountShape(PHOTO_TOOL, (Grade.UNKNOWN,)),),
             notices=("failure",),
             results=((PHOTO_TOOL, "failure"),),
         ),
@@ -258,7 +258,7 @@ CONTROLLED: tuple[Controlled, ...] = (
         TurnPlan("zero-hits", PHOTO_QUESTION, scenario="zero-hits"),
         zero_hits,
         Expected(
-            counts=(CountShape(PHOTO_TOOL, ("EXACT", "LOWER_BOUND"), 0, has_more=False),),
+            counts=(CountShape(PHOTO_TOOL, (Grade.EXACT, Grade.LOWER_BOUND), 0, has_more=False),),
             notices=("absence",),
             results=((PHOTO_TOOL, "ok"),),
         ),
@@ -269,7 +269,7 @@ CONTROLLED: tuple[Controlled, ...] = (
         TurnPlan("saturated-cap", LIST_QUESTION, scenario="default"),
         saturated_cap,
         Expected(
-            counts=(CountShape(None, ("LOWER_BOUND",), ROW_CAP, has_more=True),),
+            counts=(CountShape(None, (Grade.LOWER_BOUND,), ROW_CAP, has_more=True),),
             citations=True,
         ),
     ),
@@ -278,7 +278,7 @@ CONTROLLED: tuple[Controlled, ...] = (
         "photos-en",
         TurnPlan("model-overclaims", PHOTO_QUESTION, scenario="model-overclaims"),
         model_overclaims,
-        Expected(counts=(CountShape(PHOTO_TOOL, ("LOWER_BOUND",)),), citations=True),
+        Expected(counts=(CountShape(PHOTO_TOOL, (Grade.LOWER_BOUND,)),), citations=True),
     ),
     Controlled(
         "scenario.denied-tier",
