@@ -43,7 +43,7 @@ class VocabularyError(ValueError):
 
 
 def _grades() -> tuple[str, ...]:
-    return tuple(str(g) for g in get_args(Grade))
+    return tuple(str(g) for g in Grade)
 
 
 def _phrases() -> dict[str, dict[str, str]]:
