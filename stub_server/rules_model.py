@@ -227,16 +227,22 @@ def _calls(
     return []
 
 
+# Written beside calls that are all the question needs, as the planner prompt allows: the
+# loop then asks no further round only to hear it (beacon/loop/gather.py said_ready).
+READY = "READY"
+
+
 def plan(messages: list[dict[str, Any]], tool_names: set[str]) -> Reply:
     user_index, question = _last_user(messages)
     if any(m.get("role") == "tool" for m in messages[user_index + 1 :]):
         # A well-behaved model makes the calls a correction asks for, once.
         corrected = correction_reply_calls(messages, user_index)
-        return Reply("", corrected) if corrected else Reply("READY")
+        return Reply(READY, corrected) if corrected else Reply(READY)
     narrowing = _block_value(messages, "narrowing")
     if isinstance(narrowing, dict) and narrowing.get("tool") in tool_names:
         # The user picked a narrower scope: repeat the search; dispatch applies it.
-        return Reply("", [_call(1, str(narrowing["tool"]), dict(narrowing.get("arguments") or {}))])
+        arguments = dict(narrowing.get("arguments") or {})
+        return Reply(READY, [_call(1, str(narrowing["tool"]), arguments)])
     question = _this_level(question, messages)
     directory = _directory(messages)
     reading, question = follow_up(messages[:user_index], question, directory)
@@ -248,8 +254,8 @@ def plan(messages: list[dict[str, Any]], tool_names: set[str]) -> Reply:
         return Reply("I need to know which project you mean.")
     if _WHERE.search(question) and "list_projects" in tool_names:
         # "Where is Maple Clinic?": the project's own record says (code reads its city).
-        return Reply("", [_call(1, "list_projects", {})])
+        return Reply(READY, [_call(1, "list_projects", {})])
     calls = _calls(reading, question, project, tool_names)
     if not calls:
         return Reply("I can count, list and search photos, findings and panoramas.")
-    return Reply("", calls)
+    return Reply(READY, calls)

@@ -100,8 +100,7 @@ def test_one_turn_is_one_span_tree_under_the_callers_traceparent(
         "  beacon.round [round=1]",
         "    beacon.model_request [purpose=plan]",
         "    beacon.tool_call [tool=search_photos verdict=ok grade=LOWER_BOUND]",
-        "  beacon.round [round=2]",
-        "    beacon.model_request [purpose=plan]",
+        # The planner wrote READY beside its call: no second plan request.
         "  beacon.answer",
         "    beacon.model_request [purpose=answer]",
     ]
