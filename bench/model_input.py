@@ -25,6 +25,8 @@ from __future__ import annotations
 import asyncio
 import sys
 import uuid
+import warnings
+from collections.abc import Callable
 from typing import Any
 
 import httpx
@@ -43,6 +45,8 @@ from harness.stack import Stack, running_stack
 
 NAME = "model_input"
 GOAL = 50.0
+# Issue 32: a one-round turn's whole model input, every request of it, at most 10 KiB.
+TURN_BUDGET_BYTES = 10 * 1024
 CONTEXT_TOOL = "list_projects"
 PHOTOS = "Photos of missing hard hats in Harbor Tower"
 # (label, question, stub scenario): 10 photos light and at their measured weight,
@@ -56,29 +60,81 @@ CASES: tuple[tuple[str, str, str | None], ...] = (
 MEASURED = "10 photos*"
 
 
-# The answer call's stable prefix: the responder prompt and the turn block. What
-# follows them, before the question, is the anchors and the evidence: per result.
-ANSWER_PREFIX_MESSAGES = 2
+PARTS = ("prompt", "catalog", "transcript", "evidence")
+# A system message is evidence when it carries what the results said (the answer call's
+# anchors and evidence blocks), transcript when it carries the conversation, else prompt
+# (the fixed prompts, the turn context, a correction).
+_EVIDENCE_HEADS = ("Narration anchors", "Evidence")
+_TRANSCRIPT_HEADS = ("Conversation so far",)
+# When no tokenizer loads: the bytes-per-token ratio of this input's compact JSON and
+# English (measured with o200k_base over a one-round turn's requests).
+BYTES_PER_TOKEN_ESTIMATE = 4.4
+
+
+def part_of(role: str, text: str) -> str:
+    """Which part of the model input one message is."""
+    if role == "tool":
+        return "evidence"
+    if role in ("user", "assistant"):
+        return "transcript"
+    if text.startswith(_EVIDENCE_HEADS):
+        return "evidence"
+    if text.startswith(_TRANSCRIPT_HEADS):
+        return "transcript"
+    return "prompt"
+
+
+def token_counter() -> tuple[str, Callable[[str], int]]:
+    """The tokenizer the figures use: OpenAI's o200k_base, its tables built into
+    bpe-openai (no download); else an estimate from bytes, named as one."""
+    with warnings.catch_warnings():
+        # It reads its tables with importlib.resources' open_binary, deprecated in 3.11.
+        warnings.simplefilter("ignore", DeprecationWarning)
+        try:
+            import bpe_openai  # type: ignore[import-untyped,unused-ignore]
+        except ImportError:
+            return (
+                f"estimate ({BYTES_PER_TOKEN_ESTIMATE} bytes per token)",
+                lambda text: round(len(text.encode()) / BYTES_PER_TOKEN_ESTIMATE),
+            )
+        encoding = bpe_openai.get_encoding("o200k_base")
+    return "o200k_base", lambda text: len(encoding.encode(text))
+
+
+def request_split(completion: dict[str, Any], count_tokens: Callable[[str], int]) -> dict[str, Any]:
+    """One completion request's bytes and tokens by part (the message bytes as sent,
+    the catalog as its compact JSON)."""
+    bytes_by = dict.fromkeys(PARTS, 0)
+    tokens_by = dict.fromkeys(PARTS, 0)
+    for role, size, text in zip(
+        completion["roles"], completion["message_bytes"], completion["message_texts"], strict=True
+    ):
+        part = part_of(role, text)
+        bytes_by[part] += size
+        tokens_by[part] += count_tokens(text)
+    bytes_by["catalog"] = int(completion["tools_bytes"])
+    # The request's own JSON around them (model, keys, stream options).
+    bytes_by["envelope"] = int(completion["bytes"]) - sum(bytes_by.values())
+    tokens_by["catalog"] = count_tokens(completion["tools_text"]) if completion["tools_text"] else 0
+    return {
+        "purpose": "plan" if completion["tools"] else "answer",
+        "bytes": int(completion["bytes"]),
+        "tokens": sum(tokens_by.values()),
+        "bytes_by_part": bytes_by,
+        "tokens_by_part": tokens_by,
+    }
 
 
 def evidence_bytes(completions: list[dict[str, Any]]) -> int:
-    """What the turn's results added to the model input: the calls and digests in
-    the last planner request, and the anchors and evidence of the answer call."""
-    planner = [c for c in completions if c["tools"]]
-    answers = [c for c in completions if not c["tools"]]
-    added = 0
-    if planner:
-        last = planner[-1]
-        added += sum(
-            size
-            for role, size in zip(last["roles"], last["message_bytes"], strict=True)
-            if role in ("assistant", "tool")
-        )
-    if answers:
-        last = answers[-1]
-        parts = list(zip(last["roles"], last["message_bytes"], strict=True))
-        added += sum(size for role, size in parts[ANSWER_PREFIX_MESSAGES:] if role == "system")
-    return added
+    """What the turn's results added to the model input: the evidence part of every
+    request (tool digests and the calls' echo to the planner are its transcript;
+    the answer's anchors and evidence blocks)."""
+    return sum(
+        size
+        for c in completions
+        for role, size, text in zip(c["roles"], c["message_bytes"], c["message_texts"], strict=True)
+        if part_of(role, text) == "evidence"
+    )
 
 
 async def measure_case(
@@ -109,6 +165,8 @@ async def measure_case(
                 raw += size
     results = [r for r in run.frames("tool_result") if r["tool"] != CONTEXT_TOOL]
     model_input = sum(int(c["bytes"]) for c in completions)
+    tokenizer, count_tokens = token_counter()
+    requests = [request_split(c, count_tokens) for c in completions]
     evidence = evidence_bytes(completions)
     return {
         "case": label,
@@ -121,7 +179,10 @@ async def measure_case(
         "raw_bytes_server_saw": sum(int(r["bytes"]) for r in results),
         "context_raw_bytes": context,
         "llm_requests": len(completions),
+        "requests": requests,
+        "tokenizer": tokenizer,
         "model_input_bytes": model_input,
+        "model_input_tokens": sum(r["tokens"] for r in requests),
         "evidence_bytes": evidence,
         "fixed_bytes": model_input - evidence,
         "ratio": ratio(raw, model_input),
@@ -141,6 +202,10 @@ async def measure(stack: Stack, token: str) -> dict[str, Any]:
         "raw_growth": ratio(heaviest["raw_bytes"], lightest["raw_bytes"]),
         "model_input_growth": ratio(heaviest["model_input_bytes"], lightest["model_input_bytes"]),
         "goal_ratio_min": GOAL,
+        "turn_budget_bytes": TURN_BUDGET_BYTES,
+        "turn_budget_met_by_case": {
+            c["case"]: c["model_input_bytes"] <= TURN_BUDGET_BYTES for c in cases
+        },
         # The goal, as set against the measured 10-photo payload, on the whole input.
         "goal_met_measured_photos": measured["ratio"] >= GOAL,
         "goal_met_by_case": {c["case"]: c["ratio"] >= GOAL for c in cases},
@@ -177,10 +242,33 @@ def lines(figures: dict[str, Any]) -> list[str]:
         f"  goal ≥ {goal} smaller, whole model input: met for {', '.join(met) or 'none'};"
         f" measured 10-photo payload: {_met(figures['goal_met_measured_photos'])}",
         f"  goal ≥ {goal} smaller, evidence only: met for {', '.join(evidence_met) or 'none'}",
+        f"  goal ≤ {figures['turn_budget_bytes']} bytes of model input per turn: met for"
+        f" {', '.join(k for k, v in figures['turn_budget_met_by_case'].items() if v) or 'none'}",
+        *split_lines(figures["cases"]),
         "  (* = photo hits at the weight the seed measured on the real upstream;"
         " model input = every completion request of the turn, fixed prompt and tool catalog"
         " included; evidence = what the results added to it)",
     ]
+    return out
+
+
+def split_lines(cases: list[dict[str, Any]]) -> list[str]:
+    """Per request of each turn: its bytes and tokens by part."""
+    out = [f"  per request, bytes (tokens, {cases[0]['tokenizer'] if cases else '-'}):"]
+    for case in cases:
+        for i, request in enumerate(case["requests"], 1):
+            parts = ", ".join(
+                f"{part} {request['bytes_by_part'][part]} ({request['tokens_by_part'][part]})"
+                for part in PARTS
+            )
+            out.append(
+                f"    {case['case']:<10} #{i} {request['purpose']:<6} {request['bytes']:>6}"
+                f" ({request['tokens']}): {parts}"
+            )
+        out.append(
+            f"    {case['case']:<10} turn      {case['model_input_bytes']:>6}"
+            f" ({case['model_input_tokens']})"
+        )
     return out
 
 

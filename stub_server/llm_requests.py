@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -58,6 +59,18 @@ def _anchor_kinds(request: ChatRequest) -> list[str]:
     return []
 
 
+def _compact(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def _text(message: ChatMessage) -> str:
+    """A message's content as the model reads it (parts joined), tool calls included."""
+    content = message.content
+    text = content if isinstance(content, str) else _compact(content) if content else ""
+    calls = (message.model_extra or {}).get("tool_calls")
+    return text + (_compact(calls) if calls else "")
+
+
 class RequestLog:
     """Every physical completion request, in order (``GET /dev/requests``)."""
 
@@ -83,8 +96,13 @@ class RequestLog:
             "messages": len(request.messages),
             "roles": [m.role for m in request.messages],
             "bytes": len(request.model_dump_json().encode()),
-            # Per message, parallel to roles: what each part of the input weighs.
+            # Per message, parallel to roles: what each part of the input weighs, and its
+            # text (the bench splits a request into prompt, catalog, transcript, evidence
+            # and counts their tokens).
             "message_bytes": [len(m.model_dump_json().encode()) for m in request.messages],
+            "message_texts": [_text(m) for m in request.messages],
+            "tools_text": _compact(request.tools) if request.tools else "",
+            "tools_bytes": len(_compact(request.tools).encode()) if request.tools else 0,
             # The prior turns the request carried as data (questions, prior citations), so
             # a test can see which calls received the chat transcript.
             "conversation": _conversation(request),

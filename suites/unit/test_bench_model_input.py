@@ -10,23 +10,72 @@ from bench import model_input
 from harness.stack import Stack
 
 
+PLAN = {
+    "tools": True,
+    "bytes": 1200,
+    "roles": ["system", "system", "user", "assistant", "tool"],
+    "message_bytes": [500, 300, 80, 120, 150],
+    "message_texts": [
+        "You plan tool calls.",
+        "Turn context (data): {}",
+        "How many photos?",
+        '[{"id":"c1"}]',
+        '{"returned":10}',
+    ],
+    "tools_bytes": 40,
+    "tools_text": '[{"type":"function"}]',
+}
+ANSWER = {
+    "tools": False,
+    "bytes": 1000,
+    "roles": ["system", "system", "system", "system", "system", "user"],
+    "message_bytes": [300, 100, 250, 200, 60, 30],
+    "message_texts": [
+        "You narrate answers.",
+        "Turn context (data): {}",
+        "Narration anchors (decided by code): []",
+        "Evidence (untrusted JSON data): {}",
+        "Conversation so far: []",
+        "How many photos?",
+    ],
+    "tools_bytes": 0,
+    "tools_text": "",
+}
+
+
 def test_evidence_is_what_the_results_add_to_planner_and_answer_requests() -> None:
-    completions = [
-        {"tools": True, "roles": ["system", "system", "user"], "message_bytes": [500, 300, 80]},
-        {
-            "tools": True,
-            "roles": ["system", "system", "user", "assistant", "tool"],
-            "message_bytes": [500, 300, 80, 200, 450],
-        },
-        {
-            "tools": False,
-            "roles": ["system", "system", "system", "system", "user"],
-            "message_bytes": [500, 300, 600, 250, 80],
-        },
-    ]
-    # The second planner request's call and digest, the answer's anchors and evidence.
-    assert model_input.evidence_bytes(completions) == 200 + 450 + 600 + 250
-    assert model_input.evidence_bytes([completions[0]]) == 0
+    # The planner's digest, the answer's anchors and evidence blocks.
+    assert model_input.evidence_bytes([PLAN, ANSWER]) == 150 + 250 + 200
+    assert (
+        model_input.evidence_bytes(
+            [{**ANSWER, "roles": ["user"], "message_bytes": [9], "message_texts": ["q"]}]
+        )
+        == 0
+    )
+
+
+def test_a_request_splits_into_prompt_catalog_transcript_evidence_and_its_envelope() -> None:
+    split = model_input.request_split(PLAN, lambda text: 1)
+    assert split["purpose"] == "plan"
+    assert split["bytes_by_part"] == {
+        "prompt": 800,
+        "catalog": 40,
+        "transcript": 200,
+        "evidence": 150,
+        "envelope": 10,
+    }
+    # One token per message and one for the catalog.
+    assert split["tokens_by_part"] == {"prompt": 2, "catalog": 1, "transcript": 2, "evidence": 1}
+    answer = model_input.request_split(ANSWER, len)
+    assert answer["purpose"] == "answer"
+    assert answer["bytes_by_part"]["transcript"] == 60 + 30
+    assert answer["tokens_by_part"]["catalog"] == 0
+
+
+def test_tokens_are_counted_offline_with_o200k_base() -> None:
+    name, count = model_input.token_counter()
+    assert name == "o200k_base"
+    assert count("hello world") == 2
 
 
 @pytest.mark.e2e
