@@ -52,7 +52,9 @@ class AppContext:
         return self.http
 
 
-def app_context(request: Request) -> AppContext:
+async def app_context(request: Request) -> AppContext:
+    # async: FastAPI runs a plain function dependency on a worker thread, and that hop
+    # let a client's half-close be read before the answer was written (no reply at all).
     context = getattr(request.app.state, "context", None)
     if not isinstance(context, AppContext):
         raise RuntimeError("no app context: the app was not built by create_app")
