@@ -14,7 +14,6 @@ from beacon.adjudication.absence import (
 )
 from beacon.adjudication.accounting import AccountingRecord, AggregateValue, read_accounting
 from beacon.adjudication.anchors import Anchor, AnchorKind, call_anchors
-from beacon.adjudication.counted import Counted
 from beacon.adjudication.counts import (
     DEFAULT_SENTINEL,
     Basis,
@@ -26,8 +25,15 @@ from beacon.adjudication.counts import (
 from beacon.adjudication.emptiness import Emptiness, result_emptiness
 from beacon.adjudication.errors import AdjudicationError
 from beacon.adjudication.failure import Fingerprint, fingerprint, is_in_band_failure
-from beacon.adjudication.guard import Drop, GuardedStream, judge
-from beacon.adjudication.markup import MARKUP_WINDOW, starts_with_protocol_markup
+from beacon.adjudication.guard.counted import Counted
+from beacon.adjudication.guard.judge import Drop, GuardedStream, judge
+from beacon.adjudication.guard.markup import MARKUP_WINDOW, starts_with_protocol_markup
+from beacon.adjudication.guard.slots import (
+    AuditEntry,
+    SlotStream,
+    render_narration,
+)
+from beacon.adjudication.guard.standing import Standing, build_standing
 from beacon.adjudication.narrowing import (
     PageShape,
     ViewListVerdict,
@@ -36,12 +42,6 @@ from beacon.adjudication.narrowing import (
     promote_complete,
     wants_aggregate,
 )
-from beacon.adjudication.slots import (
-    AuditEntry,
-    SlotStream,
-    render_narration,
-)
-from beacon.adjudication.standing import Standing, build_standing
 from beacon.adjudication.stitch import Anomaly, StitchResult, stitch_pages, summarize_page
 from beacon.adjudication.subset_gate import GATE_TABLE, GateEvent, GateRow, GateState, gate_step
 from beacon.wire.accounting import PageSummary

@@ -10,7 +10,7 @@ closed classes: a language does not grow new ones, so each table here is
 complete by construction and reviewed a locale at a time. What a sentence is
 *about* — the results (``RESULT_NOUNS``), the search (``SEARCH_VERBS``), the
 cards on screen (``SHOWN_MARKERS``) — is the other half of a claim; the rules
-that combine them live in ``beacon.adjudication.claims``.
+that combine them live in ``beacon.adjudication.guard.claims``.
 
 Every entry is a regex fragment matched on NFKC text, case-insensitively; a
 Latin-script class is wrapped in word boundaries by ``latin``, Hangul and kana

@@ -1,5 +1,5 @@
 """The number words of five locales, as tables: the guard's numeral reader
-(``beacon.adjudication.numerals``) builds its patterns and reads its values from these.
+(``beacon.adjudication.guard.numerals``) builds its patterns and reads its values from these.
 
 Spelled-out numbers in en/de/es are read by ``text2num`` and Japanese kanji numerals by
 ``suji``; what those libraries leave alone is listed here: the small count words

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from beacon.adjudication import AbsenceCause, Counted, GateEvent, GateState, Grade
-from beacon.adjudication.slots import split_sentences
+from beacon.adjudication.guard.slots import split_sentences
 from beacon.loop.anchors import anchor_records, records_message
 from beacon.loop.conversation import conversation_message
 from beacon.loop.copy import ABSENCE, COUNTER_QUESTION, NOT_RUN, say

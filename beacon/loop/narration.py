@@ -1,7 +1,7 @@
 """From the model's answer to what may be published: guard, slots, fallback, audit.
 
 The model's text goes through the narration guard a sentence at a time
-(``beacon.adjudication.guard``) against the turn's standing — its counted
+(``beacon.adjudication.guard.judge``) against the turn's standing — its counted
 sources and the non-count values its evidence carries. What survives has its
 slots rendered; if nothing survives, the narration code builds from the same
 anchors is published instead (guarded too), so a model that ignores every
@@ -17,16 +17,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from beacon.adjudication import AbsenceCause
-from beacon.adjudication.counted import Counted
-from beacon.adjudication.guard import Drop, judge
-from beacon.adjudication.slots import (
+from beacon.adjudication.guard.counted import Counted
+from beacon.adjudication.guard.judge import Drop, judge
+from beacon.adjudication.guard.slots import (
     SLOT,
     AuditEntry,
     render_sentence,
     render_slot,
     split_sentences,
 )
-from beacon.adjudication.standing import Standing, build_standing, strings_in
+from beacon.adjudication.guard.standing import Standing, build_standing, strings_in
 from beacon.lexicon.copy import say
 from beacon.lexicon.narration import NOTHING_SAYABLE
 from beacon.loop.evidence import Evidence

@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from beacon.adjudication.constraints import Constraint, corrective_arguments, missing_sides
-from beacon.adjudication.slots import render_slot
+from beacon.adjudication.guard.slots import render_slot
 from beacon.lexicon.copy import QUOTES, SCOPE_COUNT, SCOPE_MISSING_SIDE, SCOPE_UNAPPLIED, say
 from beacon.loop.evidence import Evidence
 from beacon.loop.narration import Narration, count_of

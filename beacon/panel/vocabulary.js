@@ -37,8 +37,8 @@ export const LOCALES = Object.freeze(["en", "ko", "ja", "de", "es"]);
 // An unknown locale falls back to this one.
 export const DEFAULT_LOCALE = "en";
 
-// locale → grade → the phrase the server renders a count slot with (adjudication/slots.py); "{n}"
-// is the number.
+// locale → grade → the phrase the server renders a count slot with (adjudication/guard/slots.py);
+// "{n}" is the number.
 export const GRADE_PHRASES = Object.freeze({
   en: Object.freeze({
     EXACT: "exactly {n}",

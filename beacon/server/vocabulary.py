@@ -2,7 +2,7 @@
 
 The panel is static JS with no build step, but it speaks the server's words:
 frame types, terminal frames, notice kinds, count grades, locales, the phrase
-each grade permits in each locale (the one ``adjudication/slots.py`` renders a
+each grade permits in each locale (the one ``adjudication/guard/slots.py`` renders a
 count slot with), the thousands mark of each locale, and the tier →
 capability map for the UI's capability hint. Rather than keep JS copies in
 step, this module writes them into ``beacon/panel/vocabulary.js``, which is
@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TypedDict, get_args
 
-from beacon.adjudication.slots import PHRASES, format_number
+from beacon.adjudication.guard.slots import PHRASES, format_number
 from beacon.policy import TIERS, granted_capabilities
 from beacon.wire.frames import FRAME_TYPES, TERMINAL_FRAMES, Grade, NoticeData
 from beacon.wire.turns import DEFAULT_LOCALE, LOCALES
@@ -103,7 +103,7 @@ _COMMENTS: Mapping[str, str] = {
     "DEFAULT_LOCALE": "An unknown locale falls back to this one.",
     "GRADE_PHRASES": (
         "locale → grade → the phrase the server renders a count slot with"
-        ' (adjudication/slots.py); "{n}" is the number.'
+        ' (adjudication/guard/slots.py); "{n}" is the number.'
     ),
     "NUMBER_GROUPING": "locale → the mark the server writes between thousands.",
     "TIER_CAPABILITIES": "tier → capabilities, for the UI's capability hint only (SPEC §5).",

@@ -63,7 +63,7 @@ def test_switching_the_locale_changes_the_chrome_the_request_and_the_count_line(
 
     assert body(sent)["locale"] == "ko"
     # The count line words the count as the server's count slot does (the phrase
-    # of adjudication/slots.py, via the generated vocabulary), so the prose the
+    # of adjudication/guard/slots.py, via the generated vocabulary), so the prose the
     # server rendered and the line agree word for word.
     expect(page.get_by_test_id("count-line")).to_have_text(f"정확히 {expected} — 10건 표시")
     expect(page.get_by_test_id("prose")).to_contain_text(f"정확히 {expected}")

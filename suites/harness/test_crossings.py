@@ -28,7 +28,7 @@ from beacon.adjudication import (
     result_emptiness,
     stitch_pages,
 )
-from beacon.adjudication.counted import Counted
+from beacon.adjudication.guard.counted import Counted
 from beacon.auth import TokenPolicy, parse_jwks, verify_with_keys
 from beacon.llm.client import Completion, LlmConfig, stream_completion
 from beacon.loop.anchors import anchor_records, anchors_message

@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 
 from beacon.adjudication import Grade
-from beacon.adjudication.counted import Counted
-from beacon.adjudication.slots import render_narration
-from beacon.adjudication.standing import build_standing
+from beacon.adjudication.guard.counted import Counted
+from beacon.adjudication.guard.slots import render_narration
+from beacon.adjudication.guard.standing import build_standing
 from beacon.lexicon.plurals import plural_category
 from beacon.loop.narration import guarded
 from beacon.loop.narrator import narrate

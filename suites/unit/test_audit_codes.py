@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from beacon.adjudication.guard import Drop
+from beacon.adjudication.guard.judge import Drop
 from beacon.wire.audit import AuditKind, DropRule
 
 # What ``narration_audit`` rows and ``beacon_narration_dropped_total{rule=}`` have always

@@ -21,10 +21,10 @@ from typing import Any
 import pytest
 import yaml
 
-from beacon.adjudication.counted import Counted
-from beacon.adjudication.guard import judge
-from beacon.adjudication.slots import split_sentences
-from beacon.adjudication.standing import Standing, build_standing
+from beacon.adjudication.guard.counted import Counted
+from beacon.adjudication.guard.judge import judge
+from beacon.adjudication.guard.slots import split_sentences
+from beacon.adjudication.guard.standing import Standing, build_standing
 from beacon.wire.audit import DropRule
 from beacon.wire.frames import Grade
 

@@ -29,9 +29,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from beacon.adjudication.counted import Counted
-from beacon.adjudication.guard import judge
-from beacon.adjudication.standing import Standing, build_standing
+from beacon.adjudication.guard.counted import Counted
+from beacon.adjudication.guard.judge import judge
+from beacon.adjudication.guard.standing import Standing, build_standing
 from beacon.wire.frames import Grade
 
 # One worker runs the module, so the summary sees every property's examples.

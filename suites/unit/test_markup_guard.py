@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from beacon.adjudication.markup import starts_with_protocol_markup
+from beacon.adjudication.guard.markup import starts_with_protocol_markup
 
 DSML = (
     '<｜DSML｜function_calls>\n<｜DSML｜invoke name="search_photos">\n'

@@ -9,8 +9,8 @@ def test_the_kill_rate_counts_killed_and_timeouts_over_every_mutant() -> None:
     listing = [
         "    beacon.adjudication.counts.x_grade__mutmut_1: killed",
         "    beacon.adjudication.counts.x_grade__mutmut_2: survived",
-        "    beacon.adjudication.slots.x_feed__mutmut_3: timeout",
-        "    beacon.adjudication.slots.x_feed__mutmut_4: killed",
+        "    beacon.adjudication.guard.slots.x_feed__mutmut_3: timeout",
+        "    beacon.adjudication.guard.slots.x_feed__mutmut_4: killed",
         "some banner line without a mutant",
     ]
     statuses = tally(listing)

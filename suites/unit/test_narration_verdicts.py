@@ -11,11 +11,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from beacon.adjudication.claims import absence_claim, completeness_claim
-from beacon.adjudication.counted import Counted
-from beacon.adjudication.guard import Drop, GuardedStream, judge
-from beacon.adjudication.numerals import find_numerals, normalize, word_value
-from beacon.adjudication.standing import (
+from beacon.adjudication.guard.claims import absence_claim, completeness_claim
+from beacon.adjudication.guard.counted import Counted
+from beacon.adjudication.guard.judge import Drop, GuardedStream, judge
+from beacon.adjudication.guard.numerals import find_numerals, normalize, word_value
+from beacon.adjudication.guard.standing import (
     Standing,
     build_standing,
     date_forms,

@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 from beacon.adjudication import Grade
-from beacon.adjudication.counted import Counted
-from beacon.adjudication.slots import PHRASES, render_slot
+from beacon.adjudication.guard.counted import Counted
+from beacon.adjudication.guard.slots import PHRASES, render_slot
 from beacon.server import vocabulary as generator
 from beacon.wire.frames import FRAME_TYPES, TERMINAL_FRAMES
 from beacon.wire.turns import LOCALES

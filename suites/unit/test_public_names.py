@@ -31,9 +31,10 @@ FROM_WIRE = frozenset({"PageSummary", "Grade", "DropRule", "AuditKind"})
 
 
 def _modules(package: ModuleType) -> list[ModuleType]:
+    """Every module under ``package``, its sub-packages' too (the narration guard's)."""
     return [
-        importlib.import_module(f"{package.__name__}.{info.name}")
-        for info in pkgutil.iter_modules(package.__path__)
+        importlib.import_module(info.name)
+        for info in pkgutil.walk_packages(package.__path__, f"{package.__name__}.")
     ]
 
 

@@ -7,8 +7,8 @@ Expected substrings are written by hand; offsets are code points into the text.
 from __future__ import annotations
 
 from beacon.adjudication import Grade
-from beacon.adjudication.counted import Counted
-from beacon.adjudication.standing import build_standing
+from beacon.adjudication.guard.counted import Counted
+from beacon.adjudication.guard.standing import build_standing
 from beacon.loop.narration import Narration, guarded
 
 PROJECTS = {"prj-harbor-tower": "Harbor Tower"}

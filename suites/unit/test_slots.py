@@ -7,8 +7,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from beacon.adjudication import AuditEntry, Grade, SlotStream, render_narration
-from beacon.adjudication.counted import Counted
-from beacon.adjudication.slots import format_number, render_slot
+from beacon.adjudication.guard.counted import Counted
+from beacon.adjudication.guard.slots import format_number, render_slot
 
 SLOTS = {
     "c1": Counted("c1", Grade.LOWER_BOUND, 3000, 10),

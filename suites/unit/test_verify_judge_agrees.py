@@ -22,11 +22,11 @@ from typing import Any
 import pytest
 import yaml
 
-from beacon.adjudication.counted import Counted
-from beacon.adjudication.guard import judge as guard_judge
-from beacon.adjudication.slots import render_sentence
-from beacon.adjudication.slots import split_sentences as guard_sentences
-from beacon.adjudication.standing import build_standing
+from beacon.adjudication.guard.counted import Counted
+from beacon.adjudication.guard.judge import judge as guard_judge
+from beacon.adjudication.guard.slots import render_sentence
+from beacon.adjudication.guard.slots import split_sentences as guard_sentences
+from beacon.adjudication.guard.standing import build_standing
 from beacon.wire.frames import Grade
 from harness.verify.judge import Evidence, judge_sentence
 from harness.verify.phrases import Count, render_slots

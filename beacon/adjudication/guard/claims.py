@@ -18,7 +18,7 @@ subject, not a listed phrasing:
 
 Every locale's classes are tried on every sentence (a model does not always
 answer in the locale it was asked in). The verdict — whether the turn's
-standing grounds a claim — is ``beacon.adjudication.guard``'s.
+standing grounds a claim — is ``beacon.adjudication.guard.judge``'s.
 """
 
 from __future__ import annotations

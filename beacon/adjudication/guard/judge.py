@@ -32,22 +32,22 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from beacon.adjudication.claims import (
+from beacon.adjudication.guard.claims import (
     absence_claim,
     completeness_claim,
     negative_pronouns,
     on_screen,
     population_claim,
 )
-from beacon.adjudication.counted import Counted
-from beacon.adjudication.numerals import Numeral, find_numerals, normalize, word_value
-from beacon.adjudication.slots import (
+from beacon.adjudication.guard.counted import Counted
+from beacon.adjudication.guard.numerals import Numeral, find_numerals, normalize, word_value
+from beacon.adjudication.guard.slots import (
     SLOT,
     SlotStream,
     render_sentence,
     shares_subject,
 )
-from beacon.adjudication.standing import Standing
+from beacon.adjudication.guard.standing import Standing
 from beacon.wire.audit import AuditKind, DropRule
 
 _TITLE_WORDS = 3  # a value this long is a title or a name, not a word a claim is made of

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from beacon.adjudication.counted import Counted
+from beacon.adjudication.guard.counted import Counted
 from beacon.lexicon.levels import LEVEL_FORMS as LEVEL_FORMS
 from beacon.lexicon.levels import LEVEL_MENTION as _LEVEL_MENTION
 from beacon.lexicon.months import MONTHS as MONTHS

@@ -11,7 +11,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from beacon.adjudication.counted import Counted
+from beacon.adjudication.guard.counted import Counted
 from beacon.lexicon.levels import GERMAN_AFTER_ORDINAL
 from beacon.lexicon.months import MONTHS
 from beacon.lexicon.phrases import GROUPING
