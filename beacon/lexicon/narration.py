@@ -2,7 +2,7 @@
 tool table's noun keys), the counters Korean and Japanese put after a number, the
 count, shown-set and enumeration sentences, and the fixed sentences of each anchor.
 
-``beacon.loop.narrator`` builds its sentences from these; every sentence it builds
+``beacon.loop.fallback_narrator`` builds its sentences from these; every sentence it builds
 passes the narration guard (a test holds it to that).
 """
 

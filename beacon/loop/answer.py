@@ -20,7 +20,7 @@ from beacon.loop.conversation import conversation_message
 from beacon.loop.copy import ABSENCE, COUNTER_QUESTION, NOT_RUN, say
 from beacon.loop.evidence import Evidence, tool_call_rows
 from beacon.loop.finalize import finalize
-from beacon.loop.narration import count_of, guarded, turn_standing
+from beacon.loop.guarded_answer import count_of, guarded, turn_standing
 from beacon.loop.narrowing_state import first_sample, narrowing_hint, offer_narrowing
 from beacon.loop.prompts import RESPONDER_PROMPT, model_json
 from beacon.loop.scope import scope_audit, scope_notices, with_scope_counts

@@ -22,7 +22,7 @@ from beacon.adjudication.constraints import Constraint, corrective_arguments, mi
 from beacon.adjudication.guard.slots import render_slot
 from beacon.lexicon.copy import QUOTES, SCOPE_COUNT, SCOPE_MISSING_SIDE, SCOPE_UNAPPLIED, say
 from beacon.loop.evidence import Evidence
-from beacon.loop.narration import Narration, count_of
+from beacon.loop.guarded_answer import Narration, count_of
 from beacon.wire.audit import AuditKind
 
 log = logging.getLogger(__name__)

@@ -304,8 +304,8 @@ def test_the_narration_code_builds_from_real_anchors_passes_the_guard(
 ) -> None:
     """The fallback a disobedient model degrades to must itself be publishable whole:
     real results → evidence → anchor records → code narrator → guard, nothing dropped."""
-    from beacon.loop.narration import count_of, guarded, turn_standing
-    from beacon.loop.narrator import narrate
+    from beacon.loop.fallback_narrator import narrate
+    from beacon.loop.guarded_answer import count_of, guarded, turn_standing
 
     tool, arguments, mode = _SHAPES[shape]
     evidence = adjudicate(

@@ -17,8 +17,8 @@ from beacon.adjudication.guard.counted import Counted
 from beacon.adjudication.guard.slots import render_narration
 from beacon.adjudication.guard.standing import build_standing
 from beacon.lexicon.plurals import plural_category
-from beacon.loop.narration import guarded
-from beacon.loop.narrator import narrate
+from beacon.loop.fallback_narrator import narrate
+from beacon.loop.guarded_answer import guarded
 
 PROJECTS = {"prj-harbor-tower": "Harbor Tower"}
 KIND = {Grade.EXACT: "exact_count", Grade.LOWER_BOUND: "lower_bound"}

@@ -15,7 +15,7 @@ import beacon.lexicon.copy as loop_copy
 import beacon.lexicon.denials as denials
 import beacon.lexicon.narration as narration_copy
 import stub_server.rules_copy as rules_copy
-from beacon.loop.narrator import narrate as code_narrate
+from beacon.loop.fallback_narrator import narrate as code_narrate
 from stub_server.rules_narrator import narrate as model_narrate
 
 LOCALES = {"en", "de", "es", "ko", "ja"}

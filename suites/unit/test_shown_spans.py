@@ -9,7 +9,7 @@ from __future__ import annotations
 from beacon.adjudication import Grade
 from beacon.adjudication.guard.counted import Counted
 from beacon.adjudication.guard.standing import build_standing
-from beacon.loop.narration import Narration, guarded
+from beacon.loop.guarded_answer import Narration, guarded
 
 PROJECTS = {"prj-harbor-tower": "Harbor Tower"}
 LOWER = {"c1": Counted("c1", Grade.LOWER_BOUND, 3000, 10)}

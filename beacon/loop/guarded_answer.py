@@ -30,7 +30,7 @@ from beacon.adjudication.guard.standing import Standing, build_standing, strings
 from beacon.lexicon.copy import say
 from beacon.lexicon.narration import NOTHING_SAYABLE
 from beacon.loop.evidence import Evidence
-from beacon.loop.narrator import narrate
+from beacon.loop.fallback_narrator import narrate
 from beacon.wire.audit import AuditKind
 
 # Japanese runs its sentences on after 。; the other locales put a space between.
