@@ -51,7 +51,7 @@ def chromium() -> Iterator[Browser]:
             launched.close()
 
 
-@dataclass
+@dataclass(frozen=False)  # the page's console and error handlers append as it runs
 class PageLog:
     """What the page said on its console, and any uncaught script errors."""
 

@@ -109,7 +109,7 @@ class Lifecycle:
 Step = Callable[[], HarnessEvent]
 
 
-@dataclass
+@dataclass(frozen=True)
 class Walk:
     """Where a walk ended and how: the rows it took, and what went wrong on the way."""
 

@@ -33,7 +33,7 @@ DEFAULT_JUNIT = "reports/junit.xml"
 MIN_BYPASS_REASON = 10
 
 
-@dataclass
+@dataclass(frozen=False)  # a gate's walk records its outcome, findings and facts as it goes
 class Decision:
     gate: str
     outcome: Outcome = Outcome.OPEN

@@ -66,7 +66,7 @@ class StubSettings:
         return settings
 
 
-@dataclass(slots=True)
+@dataclass(frozen=False, slots=True)  # follows the last project a call named
 class Focus:
     """The upstream's server-side "current project": a trap for callers that omit ids."""
 

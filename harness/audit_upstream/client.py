@@ -49,7 +49,7 @@ class CallAnswer:
     rpc_error: str | None = None
 
 
-@dataclass(slots=True)
+@dataclass(frozen=False, slots=True)  # the response hook appends each status seen
 class _Statuses:
     seen: list[int] = field(default_factory=list)
 

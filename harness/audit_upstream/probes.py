@@ -92,7 +92,7 @@ class Call:
         return self.reading.items if self.reading is not None else 0
 
 
-@dataclass(slots=True)
+@dataclass(frozen=False, slots=True)  # classified, then walked, call by call
 class ToolRecord:
     plan: ToolPlan
     kind: Kind
@@ -110,7 +110,7 @@ class ToolRecord:
         return [self.calls[self.walk_from], *(c for c in self.calls if c.purpose == "page")]
 
 
-@dataclass(slots=True)
+@dataclass(frozen=False, slots=True)  # gathers values from every tool's result in turn
 class Harvest:
     """Values other tools returned, by the argument names they can fill."""
 

@@ -35,7 +35,7 @@ _PROBE_BODY = {"mode": "single", "message": COUNT_QUESTION}
 MAX_EXPIRY_WAIT_S = 120.0
 
 
-@dataclass
+@dataclass(frozen=False)  # minted or checked once, on first use, then remembered
 class ExpiredToken:
     """An expired token, when the run can have one: given (``--expired-token``), or minted
     at the stub with a one-second life. Either is used only once its ``exp`` and the
@@ -79,7 +79,7 @@ class ExpiredToken:
         return self._token
 
 
-@dataclass
+@dataclass(frozen=False)  # the run fills in the public keys it found, or why not
 class Credentials:
     token: str
     other: str | None = None

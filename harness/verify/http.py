@@ -46,7 +46,7 @@ class VerifyHttpError(RuntimeError):
     """The stub named by ``--mcp`` did not answer as SPEC §2.4 promises."""
 
 
-@dataclass
+@dataclass(frozen=True)
 class Streamed:
     """One streamed request: its status, the frames read, or what went wrong."""
 

@@ -179,7 +179,7 @@ class Skip:
 Outcome = Verdict | Skip
 
 
-@dataclass
+@dataclass(frozen=False)  # the baseline re-files a result's status and message
 class CaseResult:
     check: str
     case: str
@@ -211,7 +211,7 @@ class CaseResult:
         }
 
 
-@dataclass
+@dataclass(frozen=False)  # the run adds results, then its time and unmatched baseline
 class Report:
     target: str
     mode: Literal["black-box", "controlled"]

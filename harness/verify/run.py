@@ -56,7 +56,7 @@ class VerifyTargetError(VerifyError):
     stream. One line that names the fix, and exit 3 — not a failing server's exit 1."""
 
 
-@dataclass
+@dataclass(frozen=False)  # the run reads the baseline file into baseline_entries
 class VerifyOptions:
     target: str
     token: str | None = None

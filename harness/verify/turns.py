@@ -79,7 +79,7 @@ def question_turns(questions: Sequence[str]) -> tuple[TurnPlan, ...]:
     return tuple(plans)
 
 
-@dataclass
+@dataclass(frozen=False)  # the replay is attached once the stream has ended
 class TurnRun:
     plan: TurnPlan
     streamed: Streamed

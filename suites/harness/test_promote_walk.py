@@ -42,7 +42,7 @@ WALKED = (
 SITUATIONS = ("all-pass", "no-stack", "stack-sick", "probe-dies", "probe-fails")
 
 
-@dataclass
+@dataclass(frozen=True)
 class _Stack:
     chat_url: str = "http://127.0.0.1:9"
     mcp_url: str = "http://127.0.0.1:9/mcp"
