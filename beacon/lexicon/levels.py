@@ -2,7 +2,8 @@
 
 ``LEVEL_FORMS``: the spellings the narration guard protects once the evidence names a
 level ("Level 3", "3층", "3階", "Ebene 3", "Nivel 3"), so a model that names a card's
-level in the reader's language still names that value. ``MENTION_WORDS``: the words
+level in the reader's language still names that value; ``level_numbers``: the levels
+a structured value names. ``MENTION_WORDS``: the words
 before a number that make an evidence string name a level (Korean and Japanese put
 the counter after the number: those are forms, not mentions). The question reader's
 wider pattern (it also reads "floor", "Geschoss", "3. Stock") is ``words.LEVEL``.
@@ -11,7 +12,8 @@ wider pattern (it also reads "floor", "Geschoss", "3. Stock") is ``words.LEVEL``
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from typing import Any
 
 LEVEL_FORMS_BY_LOCALE: Mapping[str, tuple[str, ...]] = {
     "en": ("Level {n}", "L{n}"),
@@ -33,6 +35,23 @@ LEVEL_MENTION = re.compile(
     r"\b(?:" + "|".join(w for words in MENTION_WORDS.values() for w in words) + r")\s*(\d{1,3})\b",
     re.IGNORECASE,
 )
+
+LEVEL_FIELD = "level_number"
+
+
+def level_numbers(value: Any) -> Iterator[int]:
+    """Level numbers named by structured fields (``level_number: 3``), at any depth of a
+    JSON-like value: the one walk the guard's standing and verify's judge both read."""
+    if isinstance(value, Mapping):
+        for key, item in value.items():
+            if key == LEVEL_FIELD and isinstance(item, int) and not isinstance(item, bool):
+                yield item
+            else:
+                yield from level_numbers(item)
+    elif isinstance(value, list | tuple):
+        for item in value:
+            yield from level_numbers(item)
+
 
 # German writes a storey as an ordinal ("3. Stock", "2. OG"): after its dot the sentence
 # goes on. With the month names, the words the sentence splitter reads that way.

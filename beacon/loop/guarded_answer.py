@@ -28,6 +28,7 @@ from beacon.adjudication.guard.slots import (
 )
 from beacon.adjudication.guard.standing import Standing, build_standing, strings_in
 from beacon.lexicon.copy import say
+from beacon.lexicon.levels import level_numbers
 from beacon.lexicon.narration import NOTHING_SAYABLE
 from beacon.loop.evidence import Evidence
 from beacon.loop.fallback_narrator import narrate
@@ -83,19 +84,6 @@ class Narration:
         return rows
 
 
-def _levels(value: Any) -> Iterator[int]:
-    """Level numbers named by structured fields (``level_number: 3``), at any depth."""
-    if isinstance(value, Mapping):
-        for key, item in value.items():
-            if key == "level_number" and isinstance(item, int) and not isinstance(item, bool):
-                yield item
-            else:
-                yield from _levels(item)
-    elif isinstance(value, list | tuple):
-        for item in value:
-            yield from _levels(item)
-
-
 _DATE_OR_TIME = re.compile(r"\d{4}-\d{2}-\d{2}|\b\d{1,2}:\d{2}\b")
 
 
@@ -140,12 +128,12 @@ def turn_standing(
     forms, a date in a date's, a time of day as a time — never a bare string."""
     counted = [e for e in evidence if e.counted]
     values: list[str] = []
-    levels: list[int] = list(_levels(view_context or {}))
+    levels: list[int] = list(level_numbers(view_context or {}))
     for item in counted:
         for card in item.citations:
             values.extend(v for v in (card.id, card.title, card.level, card.date) if v)
         values.extend(bound_values(item.arguments))
-        levels.extend(_levels(item.arguments))
+        levels.extend(level_numbers(item.arguments))
         if item.enumeration is not None:
             values.extend(str(m) for m in item.enumeration.members)
     for project in directory:

@@ -15,6 +15,7 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
+from beacon.lexicon.levels import level_numbers
 from beacon.policy.vocabulary import licensing_words
 from beacon.wire.audit import DropRule
 from beacon.wire.frames import Grade
@@ -121,18 +122,6 @@ def _strings(value: Any) -> Iterator[str]:
             yield from _strings(item)
 
 
-def _levels(value: Any) -> Iterator[int]:
-    if isinstance(value, Mapping):
-        for key, item in value.items():
-            if key == "level_number" and _int(item) is not None:
-                yield int(item)
-            else:
-                yield from _levels(item)
-    elif isinstance(value, list | tuple):
-        for item in value:
-            yield from _levels(item)
-
-
 def evidence_of(frames: Sequence[SseEvent], counts: Sequence[Count]) -> Evidence:
     """The counts and every non-count value the frames carry (what may be named)."""
     values: list[str] = []
@@ -141,12 +130,12 @@ def evidence_of(frames: Sequence[SseEvent], counts: Sequence[Count]) -> Evidence
         for card in refs.get("citations") or []:
             if isinstance(card, Mapping):
                 values += [str(card[k]) for k in ("id", "title", "level", "date") if card.get(k)]
-                levels += list(_levels(card))
+                levels += list(level_numbers(card))
         values += list(_strings(refs.get("sets") or []))
     for call in frame_data(frames, "tool_call"):
         arguments = call.get("arguments") or {}
         values += [m.group() for text in _strings(arguments) for m in _BOUND.finditer(text)]
-        levels += list(_levels(arguments))
+        levels += list(level_numbers(arguments))
     return Evidence(tuple(counts), Values(tuple(dict.fromkeys(values)), frozenset(levels)))
 
 

@@ -15,6 +15,8 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from beacon.lexicon.months import MONTHS
+
 Span = tuple[int, int]
 
 _LEVEL_WORDS = r"level|lvl|floor|ebene|geschoss|stockwerk|etage|nivel|planta|piso|레벨|レベル"
@@ -26,15 +28,8 @@ _LEVEL = re.compile(
 )
 _LEVEL_IN_VALUE = re.compile(rf"(?<!\w)(?:{_LEVEL_WORDS})\s*(\d{{1,3}})(?!\d)", re.IGNORECASE)
 
-_MONTHS = {
-    name.lower(): n
-    for names in (
-        "January February March April May June July August September October November December",
-        "Januar Februar März April Mai Juni Juli August September Oktober November Dezember",
-        "enero febrero marzo abril mayo junio julio agosto septiembre octubre noviembre diciembre",
-    )
-    for n, name in enumerate(names.split(), start=1)
-}
+# The lexicon's month names (its word tables are shared; the judging is verify's own).
+_MONTHS = {name.lower(): n for names in MONTHS.values() for n, name in enumerate(names, start=1)}
 _MONTHS.update({name[:3]: n for name, n in list(_MONTHS.items()) if name.isascii()})
 _MONTH = "|".join(sorted(_MONTHS, key=len, reverse=True))
 _Y, _M, _D = r"(?P<y>\d{4})", r"(?P<m>\d{1,2})", r"(?P<d>\d{1,2})"
