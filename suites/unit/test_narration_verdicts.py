@@ -5,60 +5,22 @@ Every expectation is written out here; none is read from the guard's tables.
 
 from __future__ import annotations
 
-import itertools
-
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
-
-from beacon.adjudication.guard.claims import absence_claim, completeness_claim
-from beacon.adjudication.guard.counted import Counted
-from beacon.adjudication.guard.judge import Drop, GuardedStream, judge
-from beacon.adjudication.guard.numerals import find_numerals, normalize, word_value
-from beacon.adjudication.guard.standing import (
-    Standing,
-    build_standing,
-    date_forms,
-    level_forms,
-    strings_in,
+from guard_standings import (
+    BOUND,
+    COMPLETE,
+    EXACT,
+    LEGACY,
+    SAMPLE_OF_EXACT,
+    SEARCH,
+    VALUES,
+    ZERO,
+    rule,
+    token,
 )
-from beacon.wire.frames import Grade
 
-BOUND = Counted(
-    "c2", Grade.LOWER_BOUND, 173, 0, has_more=True, emptiness="non_empty", may_say_none=False
-)
-EXACT = Counted("c1", Grade.EXACT, 14, 0, has_more=False, emptiness="non_empty", may_say_none=False)
-SAMPLE_OF_EXACT = Counted(
-    "c3", Grade.EXACT, 14, 0, has_more=True, emptiness="non_empty", may_say_none=False
-)
-UNKNOWN = Counted(
-    "c4", Grade.UNKNOWN, None, 0, has_more=False, emptiness="unknown", may_say_none=False
-)
-EMPTY = Counted("c5", Grade.LOWER_BOUND, 0, 0, has_more=False, emptiness="empty", may_say_none=True)
-VALUES = [
-    "Harbor Tower",
-    "prj-harbor-tower",
-    "ph-0042",
-    "Level 3",
-    "2024-03-12",
-    "Hard hat missing at stair 2",
-]
-SEARCH = build_standing([BOUND], VALUES)
-COMPLETE = build_standing([EXACT], VALUES)
-LEGACY = build_standing([UNKNOWN], VALUES)
-ZERO = build_standing([EMPTY], VALUES)
-
-
-def rule(sentence: str, standing: Standing = SEARCH, locale: str = "en") -> str | None:
-    drop = judge(sentence, standing, locale)
-    return None if drop is None else drop.rule
-
-
-def token(sentence: str, standing: Standing = SEARCH, locale: str = "en") -> str:
-    drop = judge(sentence, standing, locale)
-    assert drop is not None, sentence
-    return drop.token
-
+from beacon.adjudication.guard.judge import Drop, judge
+from beacon.adjudication.guard.standing import build_standing
 
 # --- free-typed counts -------------------------------------------------------------
 
@@ -274,243 +236,10 @@ def test_a_protected_title_cannot_trip_a_claim() -> None:
     assert rule("No harness photos found.", SEARCH) == "absence_claim"
 
 
-# --- standing ---------------------------------------------------------------------
-
-
-def test_levels_and_dates_are_protected_in_every_locale_form() -> None:
-    assert {"Level 3", "3층", "3階", "Ebene 3", "Nivel 3"} <= set(level_forms(3))
-    forms = date_forms(2024, 3, 12)
-    assert {"2024-03-12", "March 12, 2024", "12. März 2024", "12 de marzo de 2024"} <= set(forms)
-    assert {"Mar 12, 2024", "12 March 2024", "3/12/2024", "12/3/2024"} <= set(forms)
-    assert {"2024년 3월 12일", "2024年3月12日", "12.03.2024"} <= set(forms)
-
-
-def test_a_level_named_in_an_argument_string_or_a_structured_field_is_protected() -> None:
-    standing = build_standing([BOUND], ["open safety findings on level 7"], levels=[9])
-    assert rule("They are on Level 7.", standing) is None
-    assert rule("They are on 9층.", standing, "ko") is None
-    assert rule("They are on Level 8.", standing) == "free_count"
-
-
-def test_every_string_inside_a_json_value_is_found() -> None:
-    value = {"a": "x", "b": [1, "y", {"c": ("z",)}], "d": None}
-    assert list(strings_in(value)) == ["x", "y", "z"]
-
-
-def test_only_non_empty_strings_are_kept() -> None:
-    assert build_standing([], ["a", "", "a", "b"]).strings == ("a", "b")
-
-
-def test_an_impossible_date_gets_no_forms() -> None:
-    standing = build_standing([BOUND], ["2024-13-40"])
-    assert standing.values == ("2024-13-40",)
-
-
-def test_an_empty_standing_has_no_pattern_and_is_neither_strict_nor_complete() -> None:
-    empty = Standing()
-    assert empty.pattern is None and not empty.strict and not empty.complete
-    assert empty.exact_values == frozenset()
-
-
-def test_exact_values_are_whole_numbers_of_complete_sources() -> None:
-    averaged = Counted(
-        "c6", Grade.EXACT, 2.5, 0, has_more=False, emptiness="non_empty", may_say_none=False
-    )
-    assert build_standing([EXACT, averaged, SAMPLE_OF_EXACT]).exact_values == frozenset({14})
-
-
-# --- numerals ---------------------------------------------------------------------
-
-
-def test_identifiers_are_found_but_marked() -> None:
-    found = find_numerals("See ph-0042, L3 and the 2nd card; 7 photos.", "en")
-    assert [(n.text, n.identifier) for n in found] == [
-        ("0042", True),
-        ("3", True),
-        ("2", True),
-        ("7", False),
-    ]
-
-
-def test_a_spelled_number_is_found_as_whole_words() -> None:
-    assert [n.text for n in find_numerals("the twenty-first photo", "en")] == ["twenty-first"]
-    assert [n.text for n in find_numerals("dreiundzwanzig Fotos", "de")] == ["dreiundzwanzig"]
-
-
-def test_every_reader_keeps_its_place_in_reading_order() -> None:
-    assert [n.text for n in find_numerals("I found 10 photos and ten more", "en")] == ["10", "ten"]
-    assert [n.text for n in find_numerals("one hundred photos and 5 more", "en")] == [
-        "one hundred",
-        "5",
-    ]
-    assert [n.text for n in find_numerals("열 장과 10장", "ko")] == ["열 장", "10"]
-    assert [n.text for n in find_numerals("열 장10", "ko")] == ["열 장", "10"]
-    assert [n.text for n in find_numerals("ふたつと3枚", "ja")] == ["ふたつ", "3"]
-    assert [n.text for n in find_numerals("一致する写真が十枚", "ja")] == ["十"]
-
-
-def test_a_false_friend_is_a_number_only_in_its_own_locale() -> None:
-    assert token("Encontré once fotos.", SEARCH, "es") == "once"
-    assert rule("Once the search ran, the cards came back.", SEARCH, "en") is None
-    stream = GuardedStream(SLOTS, SEARCH, "es")
-    assert stream.feed("Encontré once fotos. Hay {{count:c2}}. Y") == "Hay al menos 173. "
-    assert [d.token for d in stream.drops] == ["once"]
-
-
-def test_every_number_of_a_sentence_is_read_past_an_identifier_or_an_exact_count() -> None:
-    assert token("See IMG_2041 and 10 photos.") == "10"
-    assert token("There are 14 findings and 15 photos.", COMPLETE) == "15"
-
-
-@pytest.mark.parametrize("written", ["3,000", "3.000", "3 000", "3\u00a0000", "3\u202f000"])
-def test_an_exact_count_may_be_written_with_any_grouping(written: str) -> None:
-    complete = build_standing(
-        [
-            Counted(
-                "c1",
-                Grade.EXACT,
-                3000,
-                0,
-                has_more=False,
-                emptiness="non_empty",
-                may_say_none=False,
-            )
-        ]
-    )
-    assert rule(f"There are {written} panoramas.", complete) is None
-
-
-def test_the_stream_joins_every_sentence_that_passes() -> None:
-    stream = GuardedStream(SLOTS, SEARCH, "de")
-    out = stream.feed("Karten sind hier. Es gibt {{count:c2}} Fotos. Und")
-    assert out == "Karten sind hier. Es gibt mindestens 173 Fotos. "
-
-
-def test_japanese_digits_are_read_once_and_idioms_are_words() -> None:
-    assert [n.text for n in find_numerals("3階に十枚", "ja")] == ["3", "十"]
-    assert find_numerals("万一に備えて十分です", "ja") == []
-
-
-def test_normalize_folds_width_but_keeps_positions() -> None:
-    assert normalize("１０枚") == "10枚"
-    assert len(normalize("①ﾃｽﾄ")) == len("①ﾃｽﾄ")
-    assert normalize("㌔１") == "㌔1"  # a fold into two characters would shift every position
-
-
-@pytest.mark.parametrize(
-    ("word", "value"),
-    [
-        ("여섯 건", 6),
-        ("열두 장", 12),
-        ("스무 개", 20),
-        ("스물두 개", 22),
-        ("한 장", 1),
-        ("하나", 1),
-        ("삼십 장", 30),
-        ("십이", 12),
-        ("백오십", 150),
-        ("수십", None),
-        ("열삼", None),
-        ("열여섯", 16),
-        ("六", 6),
-        ("三千", 3000),
-        ("二十三", 23),
-    ],
-)
-def test_korean_and_japanese_number_words_have_their_values(word: str, value: int | None) -> None:
-    assert word_value(word, "ko") == value
-
-
-def test_a_korean_or_japanese_count_equal_to_a_complete_exact_count_stays() -> None:
-    six = build_standing(
-        [
-            Counted(
-                "c1", Grade.EXACT, 6, 6, has_more=False, emptiness="non_empty", may_say_none=False
-            )
-        ]
-    )
-    assert rule("미해결 지적 사항은 모두 여섯 건입니다.", six, "ko") is None
-    assert rule("未解決の指摘は全部で六件です。", six, "ja") is None
-    assert rule("미해결 지적 사항은 모두 일곱 건입니다.", six, "ko") == "free_count"
-    # Counted but not on screen (a count-only call): "the findings are …" is said of
-    # records nobody has seen.
-    unseen = build_standing(
-        [
-            Counted(
-                "c1", Grade.EXACT, 6, 0, has_more=False, emptiness="non_empty", may_say_none=False
-            )
-        ]
-    )
-    assert rule("미해결 지적 사항은 서쪽 구역에 있습니다.", unseen, "ko") == "population_claim"
-    assert rule("未解決の指摘は西棟にあります。", unseen, "ja") == "population_claim"
-    # …but their exact, complete count is the one thing code knows of them whole.
-    assert rule("미해결 지적 사항은 모두 여섯 건입니다.", unseen, "ko") is None
-    assert rule("未解決の指摘はちょうど6件です。", unseen, "ja") is None
-
-
-def test_word_values_are_read_in_the_locale_then_the_others() -> None:
-    assert word_value("twenty-three", "en") == 23
-    assert word_value("zehn", "en") == 10
-    assert word_value("both", "de") == 2
-    assert word_value("diez", "es") == 10
-    assert word_value("zehn", "ko") == 10
-    assert word_value("a few", "ko") is None
-
-
-def test_claims_name_the_words_that_claim() -> None:
-    assert completeness_claim("Those are exactly right") == "exactly"
-    assert absence_claim("There were none") == "none"
-    assert completeness_claim("plain words") is None and absence_claim("plain words") is None
-
-
-# --- the stream -------------------------------------------------------------------
-
-SLOTS = {"c2": Counted("c2", Grade.LOWER_BOUND, 173, 10)}
-MIXED = (
-    "I found 1" + "0 photos. Harbor Tower has {{count:c2}} photos. These {{shown:c2}} are shown."
-)
-
-
-def test_the_stream_drops_a_number_split_across_chunks_and_keeps_the_slot_sentences() -> None:
-    stream = GuardedStream(SLOTS, SEARCH, "en")
-    out = stream.feed("I found 1") + stream.feed("0 photos. Harbor Tower has {{cou")
-    out += stream.feed("nt:c2}} photos. These {{shown:c2}} are shown.") + stream.flush()
-    assert out == "Harbor Tower has at least 173 photos. These 10 are shown."
-    assert [(d.rule, d.token) for d in stream.drops] == [("free_count", "10")]
-
-
-def test_the_stream_still_renders_and_audits_slots() -> None:
-    stream = GuardedStream(SLOTS, SEARCH, "en")
-    out = stream.feed("The {{count:c7}} is here. ") + stream.feed("It is.") + stream.flush()
-    assert out == "It is."
-    assert [e.kind for e in stream.audit] == ["unknown_slot"]
-
-
-@given(cuts=st.lists(st.integers(min_value=0, max_value=len(MIXED)), max_size=6))
-def test_any_chunking_publishes_what_the_whole_text_publishes(cuts: list[int]) -> None:
-    whole = GuardedStream(SLOTS, SEARCH, "en")
-    expected = whole.feed(MIXED) + whole.flush()
-    stream = GuardedStream(SLOTS, SEARCH, "en")
-    bounds = [0, *sorted(cuts), len(MIXED)]
-    out = "".join(stream.feed(MIXED[a:b]) for a, b in itertools.pairwise(bounds))
-    assert out + stream.flush() == expected
-    assert stream.drops == whole.drops
-
-
 def test_one_card_named_by_its_subject_is_no_population_claim() -> None:
     assert rule("The photo shows a worker near the hoist.") is None
     assert rule("The photos show workers near the hoist.") == "population_claim"
     assert rule("Die Aufnahme ph-0042 ist die geöffnete.", SEARCH, "de") is None
-
-
-def test_a_bare_number_value_with_no_digit_protects_nothing() -> None:
-    assert build_standing([BOUND], [" . ", "10"]).values == (
-        "#10",
-        "ID 10",
-        "No. 10",
-        "Nr. 10",
-        "№10",
-    )
 
 
 @pytest.mark.parametrize(
