@@ -1,5 +1,6 @@
-"""The constraint reader finds what a question limits its set by, in five locales, and the
-comparison says which of those a call's arguments really carried.
+"""The constraint reader finds what a question limits its set by, in five locales (which
+of those a call's arguments carried: ``test_constraint_scope.py``; every axis in every
+locale over templates: ``test_constraint_locales.py``).
 
 Expected windows are written out by hand from the documented rules (README, "One
 clock"), never computed by the module under test.
@@ -10,28 +11,16 @@ from __future__ import annotations
 from datetime import date
 
 import pytest
+from constraint_questions import PROJECTS, TODAY, axes
 from hypothesis import given
 from hypothesis import strategies as st
 
 from beacon.adjudication.constraints import (
     Constraint,
-    corrective_arguments,
     judge_scope,
-    missing_sides,
     read_constraints,
 )
 from beacon.lexicon.clock import ClockSettingError, today
-from harness.gold_site import MONTH_NAMES  # the eval's own month names, typed by hand
-
-PROJECTS = [
-    {"id": "prj-harbor-tower", "name": "Harbor Tower"},
-    {"id": "prj-maple-clinic", "name": "Maple Clinic"},
-]
-TODAY = date(2026, 12, 1)  # a Tuesday
-
-
-def axes(question: str) -> dict[str, str]:
-    return {c.axis: c.value for c in read_constraints(question, projects=PROJECTS, today=TODAY)}
 
 
 @pytest.mark.parametrize(
@@ -167,132 +156,6 @@ def test_in_the_last_n_days_is_today_minus_n_to_today(days: int, locale: str) ->
     assert axes(template.format(n=days))["date"] == f"{start}..{TODAY}"
 
 
-QUESTION = "How many open findings did Dana Whitfield raise on level 2 of Maple Clinic last week?"
-
-
-def scope_of(
-    arguments: dict[str, object], tool: str = "list_annotations"
-) -> tuple[set[str], set[str]]:
-    constraints = read_constraints(QUESTION, projects=PROJECTS, today=TODAY)
-    scope = judge_scope(constraints, tool, arguments)
-    return {c.axis for c in scope.applied}, {c.axis for c in scope.unapplied}
-
-
-FULL = {
-    "project_id": "prj-maple-clinic",
-    "status": "open",
-    "inspector": "dana whitfield",
-    "level_number": 2,
-    "date_from": "2026-11-23",
-    "date_to": "2026-11-29",
-}
-
-
-def test_a_call_carrying_every_constraint_applied_them_all() -> None:
-    assert scope_of(FULL) == ({"project", "status", "person", "level", "date"}, set())
-
-
-@pytest.mark.parametrize(
-    ("dropped", "axis"),
-    [
-        ("project_id", "project"),
-        ("status", "status"),
-        ("inspector", "person"),
-        ("level_number", "level"),
-        ("date_from", "date"),
-    ],
-)
-def test_each_argument_left_out_leaves_its_constraint_unapplied(dropped: str, axis: str) -> None:
-    arguments = {k: v for k, v in FULL.items() if k != dropped}
-    applied, unapplied = scope_of(arguments)
-    assert unapplied == {axis} and axis not in applied
-
-
-@pytest.mark.parametrize(
-    ("changed", "value"),
-    [
-        ("date_to", "2026-11-30"),  # another window is another set
-        ("level_number", 3),
-        ("status", "closed"),
-        ("inspector", "Marco Ruiz"),
-        ("project_id", "prj-harbor-tower"),
-    ],
-)
-def test_a_constraint_applied_with_another_value_is_unapplied(changed: str, value: object) -> None:
-    _, unapplied = scope_of({**FULL, changed: value})
-    assert len(unapplied) == 1
-
-
-def test_a_hyphen_or_underscore_does_not_unapply_a_status() -> None:
-    constraints = (Constraint("status", "in_review", "in-review"),)
-    assert judge_scope(constraints, "list_annotations", {"status": "in_review"}).whole
-    assert not judge_scope(constraints, "list_annotations", {"status": "open"}).whole
-
-
-def test_a_tool_that_cannot_take_an_axis_never_applied_it_and_is_not_asked_to() -> None:
-    # search_photos has no status argument: even a stray one is not an application.
-    _, unapplied = scope_of({**FULL, "query": "photos"}, tool="search_photos")
-    assert {"status", "person"} <= unapplied
-    constraints = read_constraints(QUESTION, projects=PROJECTS, today=TODAY)
-    scope = judge_scope(constraints, "search_photos", {"project_id": "prj-maple-clinic"})
-    assert corrective_arguments(scope, "search_photos") == {
-        "level_number": 2,
-        "date_from": "2026-11-23",
-        "date_to": "2026-11-29",
-    }
-
-
-def test_the_correction_names_exactly_the_arguments_that_apply_what_was_left_out() -> None:
-    constraints = read_constraints(QUESTION, projects=PROJECTS, today=TODAY)
-    scope = judge_scope(constraints, "query_data", {"project_id": "prj-maple-clinic"})
-    assert corrective_arguments(scope, "query_data") == {
-        "status": "open",
-        "inspector": "Dana Whitfield",
-        "level_number": 2,
-        "date_from": "2026-11-23",
-        "date_to": "2026-11-29",
-    }
-
-
-def test_a_topic_is_applied_only_by_a_search_query_holding_it() -> None:
-    constraints = (Constraint("topic", "guardrail", "guardrails"),)
-    assert judge_scope(constraints, "search_photos", {"query": "Guardrails level 7"}).whole
-    assert not judge_scope(constraints, "search_photos", {"query": "photos"}).whole
-    assert not judge_scope(constraints, "search_photos", {}).whole
-    assert not judge_scope(constraints, "query_data", {"question": "guardrails"}).whole
-
-
-def test_alternatives_on_one_axis_are_applied_by_either_side() -> None:
-    constraints = read_constraints(
-        "level 3 vs level 4 of Harbor Tower", projects=PROJECTS, today=TODAY
-    )
-    scope = judge_scope(
-        constraints, "list_annotations", {"project_id": "prj-harbor-tower", "level_number": 4}
-    )
-    assert scope.whole and [c.value for c in scope.applied if c.axis == "level"] == ["4"]
-
-
-def test_a_time_of_day_is_applied_only_by_a_tool_that_takes_hours() -> None:
-    (constraint,) = read_constraints("panoramas in the morning", projects=[], today=TODAY)
-    assert (constraint.axis, constraint.hours) == ("date", ("06:00", "11:59"))
-    hours = {"time_from": "06:00", "time_to": "11:59"}
-    # The photo search takes no hours: it cannot apply a time of day, nor be asked to.
-    searched = judge_scope((constraint,), "search_photos", hours)
-    assert not searched.whole and corrective_arguments(searched, "search_photos") == {}
-    assert judge_scope((constraint,), "query_data", hours).whole
-    assert not judge_scope((constraint,), "query_data", {**hours, "time_to": "12:00"}).whole
-    asked = judge_scope((constraint,), "query_data", {})
-    assert corrective_arguments(asked, "query_data") == hours
-
-
-def test_a_photo_or_a_finding_has_no_time_of_day_to_apply() -> None:
-    for question in ("photos in the morning", "findings raised in the afternoon"):
-        (constraint,) = read_constraints(question, projects=[], today=TODAY)
-        assert (constraint.value, constraint.hours) == ("time_of_day", None)
-        scope = judge_scope((constraint,), "query_data", {"time_from": "06:00"})
-        assert not scope.whole and corrective_arguments(scope, "query_data") == {}
-
-
 @pytest.mark.parametrize(
     ("phrase", "hours"),
     [
@@ -307,12 +170,6 @@ def test_a_photo_or_a_finding_has_no_time_of_day_to_apply() -> None:
 def test_a_time_of_day_in_any_locale_names_its_hours(phrase: str, hours: tuple[str, str]) -> None:
     (constraint,) = read_constraints(f"panoramas {phrase}", projects=[], today=TODAY)
     assert constraint.hours == hours and constraint.value == "-".join(hours)
-
-
-def test_a_time_with_no_hours_is_read_but_never_applied() -> None:
-    (constraint,) = read_constraints("panoramas before 12 am", projects=[], today=TODAY)
-    assert constraint.hours is None and constraint.value == "time_of_day"
-    assert not judge_scope((constraint,), "query_data", {}).whole
 
 
 def test_the_clock_is_the_utc_date_unless_one_setting_pins_it() -> None:
@@ -359,174 +216,3 @@ def test_photos_of_nothing_but_function_words_have_no_topic() -> None:
 def test_a_flag_is_no_level() -> None:
     constraints = (Constraint("level", "1", "level 1"),)
     assert not judge_scope(constraints, "list_annotations", {"level_number": True}).whole
-
-
-def test_an_unknown_tool_applies_nothing_and_is_asked_for_nothing() -> None:
-    constraints = read_constraints(QUESTION, projects=PROJECTS, today=TODAY)
-    scope = judge_scope(constraints, "no_such_tool", FULL)
-    assert scope.applied == () and corrective_arguments(scope, "no_such_tool") == {}
-
-
-def test_the_correction_sets_a_project_and_a_search_topic() -> None:
-    constraints = read_constraints(
-        "photos of scaffolding at Harbor Tower in the morning", projects=PROJECTS, today=TODAY
-    )
-    scope = judge_scope(constraints, "search_photos", {"query": "photos"})
-    # A time of day has no window a tool could take: it stays disclosed, never asked for.
-    assert corrective_arguments(scope, "search_photos") == {
-        "project_id": "prj-harbor-tower",
-        "query": "scaffolding",
-    }
-
-
-def test_the_side_of_a_comparison_no_call_counted_is_missing() -> None:
-    constraints = read_constraints(
-        "level 3 vs level 4 of Harbor Tower", projects=PROJECTS, today=TODAY
-    )
-    three = judge_scope(constraints, "list_annotations", {"level_number": 3})
-    four = judge_scope(constraints, "list_annotations", {"level_number": 4})
-    assert [c.value for c in missing_sides(constraints, [three])] == ["4"]
-    assert missing_sides(constraints, [three, four]) == ()
-    # With no side counted there is no comparison to complete: the count is disclosed instead.
-    assert missing_sides(constraints, [judge_scope(constraints, "list_annotations", {})]) == ()
-
-
-def test_the_wire_scope_names_values_applied_and_phrases_unapplied() -> None:
-    constraints = read_constraints(QUESTION, projects=PROJECTS, today=TODAY)
-    wire = judge_scope(constraints, "list_annotations", {"project_id": "prj-maple-clinic"}).wire()
-    assert wire["applied"] == [{"axis": "project", "value": "prj-maple-clinic"}]
-    assert {"axis": "date", "phrase": "last week"} in wire["unapplied"]
-
-
-def test_the_correction_does_not_choose_a_side_of_a_comparison_for_the_planner() -> None:
-    constraints = read_constraints(
-        "level 3 vs level 4 of Harbor Tower", projects=PROJECTS, today=TODAY
-    )
-    scope = judge_scope(constraints, "list_annotations", {"project_id": "prj-harbor-tower"})
-    assert corrective_arguments(scope, "list_annotations") == {}
-
-
-def test_a_field_read_of_the_named_record_applies_its_axis() -> None:
-    constraints = read_constraints("Where is Maple Clinic?", projects=PROJECTS, today=TODAY)
-    scope = judge_scope(constraints, "list_projects", {})
-    assert [c.axis for c in scope.unapplied] == ["project"]
-    read_row = scope.applying("project")
-    assert read_row.whole and [c.value for c in read_row.applied] == ["prj-maple-clinic"]
-
-
-# --- Every axis in every locale, over templates and values (hypothesis) ----------------
-LOCALE_NAMES = ("en", "de", "es", "ko", "ja")
-PERSON_TEMPLATES = {
-    "en": "How many findings did {v} raise at {p}?",
-    "de": "Wie viele Befunde hat {v} in {p} erfasst?",
-    "es": "¿Cuántos hallazgos registró {v} en {p}?",
-    "ko": "{p}에서 {v}가 작성한 지적 사항은 몇 건인가요?",
-    "ja": "{p}で{v}が作成した指摘は何件ですか",
-}
-COMPANY_TEMPLATES = {
-    "en": "How many findings does {v} have at {p}?",
-    "de": "Wie viele Befunde hat {v} in {p}?",
-    "es": "¿Cuántos hallazgos tiene {v} en {p}?",
-    "ko": "{p}에서 {v}의 지적 사항은 몇 건인가요?",
-    "ja": "{p}で{v}の指摘は何件ですか",
-}
-STATUS_WORDS = {
-    "open": {"en": "open", "de": "offene", "es": "abiertos", "ko": "미해결", "ja": "未対応"},
-    "closed": {"en": "closed", "de": "erledigte", "es": "cerrados", "ko": "해결된",
-               "ja": "対応済み"},
-    "in_review": {"en": "in-review", "de": "in Prüfung", "es": "en revisión", "ko": "검토 중",
-                  "ja": "確認中"},
-}  # fmt: skip
-STATUS_TEMPLATES = {
-    "en": "How many {v} findings are at {p}?",
-    "de": "Wie viele {v} Befunde gibt es in {p}?",
-    "es": "¿Cuántos hallazgos {v} hay en {p}?",
-    "ko": "{p}의 {v} 지적 사항은 몇 건인가요?",
-    "ja": "{p}の{v}の指摘は何件ですか",
-}
-CATEGORY_WORDS = {
-    "electrical": {"en": "electrical", "de": "elektrische", "es": "eléctricos", "ko": "전기",
-                   "ja": "電気"},
-    "waterproofing": {"en": "waterproofing", "de": "Abdichtung", "es": "impermeabilización",
-                      "ko": "방수", "ja": "防水"},
-    "housekeeping": {"en": "housekeeping", "de": "Ordnung und Sauberkeit",
-                     "es": "orden y limpieza", "ko": "정리 정돈", "ja": "整理整頓"},
-}  # fmt: skip
-TOPIC_WORDS = {
-    "scaffolding": {"en": "scaffolding", "de": "Gerüsten", "es": "andamios", "ko": "비계",
-                    "ja": "足場"},
-    "rebar": {"en": "rebar", "de": "Bewehrung", "es": "armaduras", "ko": "철근", "ja": "鉄筋"},
-    "guardrail": {"en": "guardrails", "de": "Geländern", "es": "barandillas", "ko": "안전 난간",
-                  "ja": "手すり"},
-}  # fmt: skip
-TOPIC_TEMPLATES = {
-    "en": "Show me photos of {v} at {p}",
-    "de": "Zeig mir Fotos von {v} in {p}",
-    "es": "Muestra fotos de {v} en {p}",
-    "ko": "{p}의 {v} 사진을 보여 주세요",
-    "ja": "{p}の{v}の写真を見せてください",
-}
-MONTH_TEMPLATES = {
-    "en": "How many findings were raised at {p} in {m} {y}?",
-    "de": "Wie viele Befunde wurden im {m} {y} in {p} erstellt?",
-    "es": "¿Cuántos hallazgos se crearon en {m} de {y} en {p}?",
-    "ko": "{p}에서 {y}년 {n}월에 생성된 지적 사항은 몇 건인가요?",
-    "ja": "{p}で{y}年{n}月に作成された指摘は何件ですか",
-}
-MONTH_ENDS = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)  # in 2025, not a leap year
-locales = st.sampled_from(LOCALE_NAMES)
-projects = st.sampled_from(PROJECTS)
-
-
-@given(
-    locale=locales,
-    project=projects,
-    name=st.sampled_from(["Dana Whitfield", "Marco Ruiz", "Ji-woo Park", "Lena Hoffmann"]),
-)
-def test_a_person_is_read_in_every_locale(locale: str, project: dict[str, str], name: str) -> None:
-    found = axes(PERSON_TEMPLATES[locale].format(v=name, p=project["name"]))
-    assert (found["person"], found["project"]) == (name, project["id"])
-
-
-@given(
-    locale=locales,
-    project=projects,
-    name=st.sampled_from(["Keystone Concrete", "Northline Electric", "Apex Scaffolding"]),
-)
-def test_a_company_is_read_in_every_locale(locale: str, project: dict[str, str], name: str) -> None:
-    found = axes(COMPANY_TEMPLATES[locale].format(v=name, p=project["name"]))
-    assert (found["company"], found["project"]) == (name, project["id"])
-
-
-@given(locale=locales, project=projects, status=st.sampled_from(sorted(STATUS_WORDS)))
-def test_a_status_is_read_in_every_locale(
-    locale: str, project: dict[str, str], status: str
-) -> None:
-    question = STATUS_TEMPLATES[locale].format(v=STATUS_WORDS[status][locale], p=project["name"])
-    assert axes(question)["status"] == status
-
-
-@given(locale=locales, project=projects, category=st.sampled_from(sorted(CATEGORY_WORDS)))
-def test_a_category_is_read_in_every_locale(
-    locale: str, project: dict[str, str], category: str
-) -> None:
-    words = CATEGORY_WORDS[category][locale]
-    assert axes(STATUS_TEMPLATES[locale].format(v=words, p=project["name"]))["category"] == category
-
-
-@given(locale=locales, project=projects, topic=st.sampled_from(sorted(TOPIC_WORDS)))
-def test_a_photo_topic_is_read_in_every_locale(
-    locale: str, project: dict[str, str], topic: str
-) -> None:
-    question = TOPIC_TEMPLATES[locale].format(v=TOPIC_WORDS[topic][locale], p=project["name"])
-    assert axes(question)["topic"] == topic
-
-
-@given(locale=locales, project=projects, month=st.integers(min_value=1, max_value=12))
-def test_a_named_month_and_year_is_that_whole_month_in_every_locale(
-    locale: str, project: dict[str, str], month: int
-) -> None:
-    name = MONTH_NAMES.get(locale, MONTH_NAMES["en"])[month - 1]
-    question = MONTH_TEMPLATES[locale].format(p=project["name"], m=name, y=2025, n=month)
-    expected = f"2025-{month:02d}-01..2025-{month:02d}-{MONTH_ENDS[month - 1]:02d}"
-    assert axes(question)["date"] == expected
