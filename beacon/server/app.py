@@ -13,8 +13,8 @@ import contextlib
 import dataclasses
 import logging
 import sys
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Any
 
 import anyio
@@ -37,7 +37,7 @@ from beacon.server.hub import TurnHub
 from beacon.server.negotiation import NotAcceptable, not_acceptable
 from beacon.server.openapi import OPENAPI_VERSION, published
 from beacon.server.quota import Quota
-from beacon.server.ratelimit import RateLimit, rate_limits_from
+from beacon.server.ratelimit import RateLimit, TurnRateLimits, rate_limits_from
 from beacon.server.replies import error, store_unavailable
 from beacon.server.retention import PruningTask
 from beacon.server.routes import (
@@ -109,84 +109,13 @@ async def _keep_alive(store: TurnStore) -> None:
 
 
 def create_app(settings: Settings) -> FastAPI:
-    # First: a contract's tool table is what every decision below reads.
-    link = upstream_link(settings)
-    store = open_store(settings.db, settings.keyring)
-    try:
-        # A ring that opens none of the store's recent turns would answer every
-        # reattach with an error and seal new frames no other process can read.
-        store.check_keys()
-    except StoreError:
-        store.close()
-        raise
-    verifier = Verifier(
-        settings.jwks,
-        issuer=settings.jwt_issuer,
-        audience=settings.jwt_audience,
-        # `only:<capability>` tiers exist for the test matrix, on a development server only.
-        known_tiers=frozenset(TIERS) | development_tiers(settings.scenarios_allowed),
-        max_lifetime_s=settings.token_max_lifetime_s,
-    )
-    context = AppContext(
-        settings=settings,
-        link=link,
-        store=store,
-        hub=TurnHub(),
-        slot_locks=SlotLocks(),
-        writer=FrameWriter(store),
-        followers=StoreFollowers(store, interrupted) if store.shared else None,
-        # The question quota's count lives where the turns do (shared on PostgreSQL).
-        quota=Quota(open_quota(settings.db), settings.quota_per_day),
-        tickets=TicketKeys(settings.keyring),
-    )
+    context = _open_context(settings)
     rate_limits = rate_limits_from(settings)
-    pruning = PruningTask(store, retention_from_env())  # README "Retention"
+    pruning = PruningTask(context.store, retention_from_env())  # README "Retention"
     # Operations (README "Metrics and traces"): BEACON_METRICS and the OTEL_* variables.
     exposition = metrics.metrics_setting()
     configure_tracing()
-
-    @asynccontextmanager
-    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        # Turns a dead process left running end now, each with one `interrupted` error
-        # (a turn another live process drives is left to it).
-        stuck = await anyio.to_thread.run_sync(store.interrupt_running, interrupted)
-        if stuck:
-            log.warning("finished %d turn(s) a stopped process left running", len(stuck))
-        followers = context.followers
-        if followers is not None:
-            followers.start()
-        watch = asyncio.create_task(_keep_alive(store)) if store.shared else None
-        pruning.start()
-        # BEACON_METRICS=PORT: served there; with several workers `beacon serve` does it.
-        scrape = None
-        if exposition.port is not None and not metrics.multiprocess():
-            scrape = metrics.serve_port(exposition)
-        # Every turn in flight may hold one model stream: httpx's default pool (100
-        # connections, 5 s to get one) turned a busy minute into llm_unavailable
-        # errors that were Beacon's, not the model's. The pool waits as long as a call may.
-        limits = httpx.Limits(max_connections=1000, max_keepalive_connections=100)
-        async with httpx.AsyncClient(
-            limits=limits, timeout=httpx.Timeout(settings.llm_timeout_s)
-        ) as http:
-            app.state.context = dataclasses.replace(context, http=http)
-            yield
-            if watch is not None:
-                watch.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await watch
-            await context.hub.drain()
-            await context.writer.close()
-            if followers is not None:
-                await followers.stop()
-            rate_limits.close()
-            await pruning.stop()
-            await context.quota.stop()
-            context.quota.close()
-            store.close()
-            if scrape is not None:
-                scrape.shutdown()
-            shutdown_tracing()
-
+    lifespan = _lifespan(context, rate_limits, pruning, exposition)
     app = FastAPI(title="Beacon chat server", version=__version__, lifespan=lifespan)
     app.openapi_version = OPENAPI_VERSION
     app.state.context = context
@@ -196,6 +125,7 @@ def create_app(settings: Settings) -> FastAPI:
     # Rate limits inside the edge (its identity, its strict body), before any route's work.
     app.add_middleware(RateLimit, limits=rate_limits)
     # The edge also opens the event stream to a stream ticket (EventSource sends no header).
+    verifier = _verifier(settings)
     app.add_middleware(TicketEdge, verifier=verifier, limits=limits, tickets=context.tickets)
     # Outermost: every answer, the edge's refusals too, carries the security headers.
     app.add_middleware(SecurityHeaders, image_origins=(origin_of(settings.mcp_url),))
@@ -219,6 +149,94 @@ def create_app(settings: Settings) -> FastAPI:
     app.include_router(root.router)
     root.mount_static(app)
     return app
+
+
+def _open_context(settings: Settings) -> AppContext:
+    # First: a contract's tool table is what every decision below reads.
+    link = upstream_link(settings)
+    store = open_store(settings.db, settings.keyring)
+    try:
+        # A ring that opens none of the store's recent turns would answer every
+        # reattach with an error and seal new frames no other process can read.
+        store.check_keys()
+    except StoreError:
+        store.close()
+        raise
+    return AppContext(
+        settings=settings,
+        link=link,
+        store=store,
+        hub=TurnHub(),
+        slot_locks=SlotLocks(),
+        writer=FrameWriter(store),
+        followers=StoreFollowers(store, interrupted) if store.shared else None,
+        # The question quota's count lives where the turns do (shared on PostgreSQL).
+        quota=Quota(open_quota(settings.db), settings.quota_per_day),
+        tickets=TicketKeys(settings.keyring),
+    )
+
+
+def _verifier(settings: Settings) -> Verifier:
+    return Verifier(
+        settings.jwks,
+        issuer=settings.jwt_issuer,
+        audience=settings.jwt_audience,
+        # `only:<capability>` tiers exist for the test matrix, on a development server only.
+        known_tiers=frozenset(TIERS) | development_tiers(settings.scenarios_allowed),
+        max_lifetime_s=settings.token_max_lifetime_s,
+    )
+
+
+def _lifespan(
+    context: AppContext,
+    rate_limits: TurnRateLimits,
+    pruning: PruningTask,
+    exposition: metrics.MetricsSetting,
+) -> Callable[[FastAPI], AbstractAsyncContextManager[None]]:
+    store = context.store
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        # Turns a dead process left running end now, each with one `interrupted` error
+        # (a turn another live process drives is left to it).
+        stuck = await anyio.to_thread.run_sync(store.interrupt_running, interrupted)
+        if stuck:
+            log.warning("finished %d turn(s) a stopped process left running", len(stuck))
+        followers = context.followers
+        if followers is not None:
+            followers.start()
+        watch = asyncio.create_task(_keep_alive(store)) if store.shared else None
+        pruning.start()
+        # BEACON_METRICS=PORT: served there; with several workers `beacon serve` does it.
+        scrape = None
+        if exposition.port is not None and not metrics.multiprocess():
+            scrape = metrics.serve_port(exposition)
+        # Every turn in flight may hold one model stream: httpx's default pool (100
+        # connections, 5 s to get one) turned a busy minute into llm_unavailable
+        # errors that were Beacon's, not the model's. The pool waits as long as a call may.
+        limits = httpx.Limits(max_connections=1000, max_keepalive_connections=100)
+        timeout = httpx.Timeout(context.settings.llm_timeout_s)
+        async with httpx.AsyncClient(limits=limits, timeout=timeout) as http:
+            app.state.context = dataclasses.replace(context, http=http)
+            yield
+            if watch is not None:
+                watch.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await watch
+            await context.hub.drain()
+            await context.writer.close()
+            if followers is not None:
+                await followers.stop()
+            rate_limits.close()
+            await pruning.stop()
+            await context.quota.stop()
+            context.quota.close()
+            store.close()
+            if scrape is not None:
+                scrape.shutdown()
+            shutdown_tracing()
+
+    return lifespan
 
 
 def app_from_env() -> FastAPI:
