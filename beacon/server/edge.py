@@ -39,6 +39,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from beacon.auth.errors import AuthError
 from beacon.auth.verify import Identity, Verifier
 from beacon.server.headers import headers_for, page_policy
+from beacon.server.timing import stamp_arrival
 from beacon.wire.headers import SCENARIO_HEADER
 
 log = logging.getLogger(__name__)
@@ -170,6 +171,7 @@ class RequestEdge:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        stamp_arrival(scope)
         headers = Headers(scope=scope)
         # Whether a body may follow: if so, a refusal closes the connection after it.
         has_body = "transfer-encoding" in headers or headers.get("content-length", "0") != "0"

@@ -140,6 +140,10 @@ class TurnHub:
     def get(self, turn_id: str) -> LiveTurn | None:
         return self._live.get(turn_id)
 
+    def running(self) -> int:
+        """How many turns this process is running now (admission control reads it)."""
+        return len(self._live)
+
     def start(
         self,
         live: LiveTurn,

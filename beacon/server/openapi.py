@@ -65,7 +65,8 @@ _WHY: dict[int, str] = {
     "the day's question quota spent (quota_exhausted, with error.reset_at)",
     500: "The server failed on this request (a coded error with a reference)",
     502: "The upstream failed",
-    503: "The key set cannot be fetched, or the turn store is unavailable",
+    503: "The key set cannot be fetched, the turn store is unavailable, or (a new turn) the"
+    " process is running its most turns (busy)",
 }
 _RETRY_AFTER = {
     "description": "whole seconds to wait",
@@ -104,6 +105,11 @@ STARTED: dict[int | str, dict[str, Any]] = {
         "content": _EVENTS,
         "headers": {
             TURN_HEADER: {"description": "the turn's id", "required": True, **_STRING},
+            "Server-Timing": {
+                "description": "where the time went before the stream opened, per phase"
+                " (edge, session, quota, start), in ms",
+                **_STRING,
+            },
             SESSION_HEADER: {"description": "the chat session's id (chat mode)", **_STRING},
         },
         # The stateful phase of a fuzzer follows these, so the ids it sends are real.

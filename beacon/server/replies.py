@@ -79,3 +79,14 @@ def store_unavailable() -> JSONResponse:
     reply = error(503, "store_unavailable", "the turn store is unavailable; try again shortly")
     reply.headers["Retry-After"] = "1"
     return reply
+
+
+def busy(running: int) -> JSONResponse:
+    """Admission control's answer: at once, so a client retries rather than waits."""
+    reply = error(
+        503,
+        "busy",
+        f"this server is running its most turns ({running}); try again in a second",
+    )
+    reply.headers["Retry-After"] = "1"
+    return reply

@@ -46,6 +46,9 @@ class Settings:
     head_timeout_s: float = 10.0
     keep_alive_s: int = 5  # whole seconds: uvicorn's timeout_keep_alive is an int
     max_connections: int | None = None
+    # Admission control: past this many turns running in this process, a new turn is
+    # answered 503 busy with Retry-After at once, not started late (README "Limits").
+    max_turns: int = 100
     # The longest a bearer may live (exp - iat, and exp - now): a token minted for
     # a century is a stolen credential waiting to happen.
     token_max_lifetime_s: float = 24 * 3600.0
@@ -158,6 +161,7 @@ def settings_from_env(environ: dict[str, str] | None = None) -> Settings:
             if "BEACON_MAX_CONNECTIONS" in env
             else None
         ),
+        max_turns=_bounded_int(env, "BEACON_MAX_TURNS", 100, 1, 100_000),
         token_max_lifetime_s=_bounded_int(
             env, "BEACON_TOKEN_MAX_LIFETIME_S", 24 * 3600, 60, 30 * 24 * 3600
         ),

@@ -101,6 +101,11 @@ QUOTA_REFUSALS = Counter(
     "beacon_quota_refusals_total", "Turns refused before they started: the user's quota is spent"
 )
 
+TURNS_SHED = Counter(
+    "beacon_turns_shed_total",
+    "Turns answered 503 busy before they started: the process was at BEACON_MAX_TURNS",
+)
+
 TERMINALS = frozenset({"done", "error"})
 GRADES = frozenset({"EXACT", "LOWER_BOUND", "SHOWN", "UNKNOWN"})
 TOOL_VERDICTS = frozenset({"ok", "disguised_failure", "no_accounting", "error"})
@@ -172,6 +177,11 @@ def stream_closed(route: str) -> None:
 
 def load_more_page(outcome: str) -> None:
     LOAD_MORE.labels(_closed(outcome, LOAD_MORE_OUTCOMES)).inc()
+
+
+def turn_shed() -> None:
+    """One turn answered 503 busy: the process was running its most turns."""
+    TURNS_SHED.inc()
 
 
 def quota_refused() -> None:

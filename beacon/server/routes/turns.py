@@ -20,8 +20,9 @@ from beacon.server.context import AppContext, Context, bearer_of, identify
 from beacon.server.hub import LiveTurn, Recovery
 from beacon.server.negotiation import EVENT_STREAM, serves
 from beacon.server.openapi import AUTH, GUARDED, SESSION_HEADER, STARTED, ScenarioHeader, errors
-from beacon.server.replies import not_found, store_unavailable
+from beacon.server.replies import busy, not_found, store_unavailable
 from beacon.server.sse import stream
+from beacon.server.timing import TIMING_HEADER, Phases
 from beacon.store.errors import StoreUnavailable, TurnTaken
 from beacon.store.frames import OpenTurn
 from beacon.store.turns import TurnStore
@@ -46,10 +47,17 @@ async def post_turn(
     context: Context,
     x_beacon_scenario: ScenarioHeader = None,
 ) -> Any:
+    phases = Phases(request.scope.get("state", {}))
+    phases.mark("edge")
     identity = identify(request)
     store = context.store
     if not store.ready():
         return store_unavailable()
+    running = context.hub.running()
+    if running >= context.settings.max_turns:
+        # Admission control: refused now, before anything is spent, not started late.
+        metrics.turn_shed()
+        return busy(running)
     session_id = None
     if body.mode == "chat":
         if body.session_id is None:
@@ -61,6 +69,7 @@ async def post_turn(
             if owner != identity.sub:
                 return not_found("session")
             session_id = body.session_id
+    phases.mark("session")
     # Last before the turn starts (a request refused above spent nothing), and
     # before any model or upstream call: a question of the day's quota.
     refused = await context.quota.admit(identity)
@@ -68,6 +77,7 @@ async def post_turn(
         if refused.status_code == 429:
             metrics.quota_refused()
         return refused
+    phases.mark("quota")
     turn_id = new_turn_id()
     settings = context.settings
     deps = TurnDeps(
@@ -103,8 +113,9 @@ async def post_turn(
         lambda seq: terminal_error(turn_id, seq, "save_failed", "the turn could not be saved"),
         Recovery(_recoverable, _stored_after(store, turn_id), settings.store_retry_s),
     )
+    phases.mark("start")
     ids = {TURN_HEADER: turn_id} | ({SESSION_HEADER: session_id} if session_id else {})
-    return stream(live.follow(0), ids, route="turn")
+    return stream(live.follow(0), ids | {TIMING_HEADER: phases.header()}, route="turn")
 
 
 def _persister(
