@@ -19,6 +19,7 @@ from urllib.parse import urlsplit
 
 import httpx
 
+from beacon.server.timing import parse_server_timing
 from beacon.wire.sse import SseEvent, parse_sse
 from harness.verify.turns import frame_problem as verify_frame_problem
 
@@ -82,6 +83,9 @@ class TurnRun:
 
     events: list[SseEvent] = field(default_factory=list)
     first_frame_s: float | None = None
+    headers_s: float | None = None  # when the response's headers arrived
+    # The server's own phases before its stream opened (Server-Timing), in ms.
+    server_ms: dict[str, float] = field(default_factory=dict)
     total_s: float = 0.0
     status: int = 0
     failure: str | None = None
@@ -161,6 +165,8 @@ async def post_sse(
             headers=sent,
             timeout=httpx.Timeout(timeout_s, connect=10.0),
         ) as response:
+            run.headers_s = time.perf_counter() - started
+            run.server_ms = parse_server_timing(response.headers.get("server-timing", ""))
             run.status = response.status_code
             if response.status_code != 200:
                 run.failure = f"HTTP {response.status_code}"

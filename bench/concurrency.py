@@ -1,19 +1,32 @@
-"""Time to first frame under concurrency, and frames lost (SPEC §7; issue 16).
+"""Time to first frame under concurrency, as a ratio to the floor, and frames lost
+(SPEC §7; issues 16 and 32).
 
 ``--turns`` (default 100) turns are posted at once to a stack on loopback
-(httpx async client, one connection per turn, bounded total time), twice in
-one run: the chat server as one process on SQLite, then as two processes on one
-port sharing a throwaway PostgreSQL cluster (``beacon up --workers 2 --db``).
-For each turn the time from send to its first SSE frame is taken; the figures
-are p50/p95 of those, the total wall time, and the frames lost: a turn whose
-frames are not seq 1..n contiguous ending in exactly one terminal, or which did
-not end in ``done`` (or did not finish in time), counts as lost — it must be 0.
+(httpx async client, one connection per turn, bounded total time), in three
+layouts in one run: the chat server as one process on SQLite, then as two and
+as four processes on one port sharing a throwaway PostgreSQL cluster
+(``beacon up --workers N --db``). Right before each, the floor (bench/floor.py: a
+minimal SSE app on the same server stack and worker count) takes the same
+hundred requests: every latency is also given as a ratio to it. For each turn
+the time from send to its first SSE frame is taken; the figures are p50/p95 of
+those, the total wall time, and the frames lost: a turn whose frames are not seq
+1..n contiguous ending in exactly one terminal, or which did not end in ``done``
+(or did not finish in time), counts as lost — it must be 0.
+
+Where the time goes, per phase (p50/p95 ms): ``queue`` (sent → the server's
+route began, less its own phases: the connection and event loop's wait),
+the server's ``edge``, ``session``, ``quota`` and ``start`` (its Server-Timing
+header), and ``publish`` (headers → the first frame: the start frame's durable
+commit). Then admission control's two sides: 1.5× the process's turn limit at
+once on one process — the admitted turns' first frame, and how fast the rest
+were answered 503 busy.
 
     python -m bench.concurrency [--turns N] [--deadline S]
 """
 
 from __future__ import annotations
 
+import os
 import sys
 from typing import Any
 
@@ -22,10 +35,12 @@ import httpx
 from bench.common import (
     TurnRun,
     format_ms,
+    format_ratio,
     frame_problem,
     percentile,
     post_at_once,
     post_turn,
+    ratio,
     run_on_stack,
     turns_main,
 )
@@ -41,6 +56,12 @@ QUESTIONS = (
 )
 
 
+PHASES = ("queue", "edge", "session", "quota", "start", "publish")
+# Admission control's other side: this many times the process's turn limit at once.
+PAST_LIMIT_FACTOR = 1.5
+DEFAULT_MAX_TURNS = 100  # beacon serve's BEACON_MAX_TURNS when it is not set
+
+
 def lost_turns(runs: list[TurnRun | None]) -> list[str]:
     """Why each lost turn is lost (None = it did not finish within the deadline)."""
     reasons = []
@@ -54,18 +75,48 @@ def lost_turns(runs: list[TurnRun | None]) -> list[str]:
     return reasons
 
 
-async def measure(
-    stack: Stack, token: str, *, turns: int = DEFAULT_TURNS, deadline_s: float = DEFAULT_DEADLINE_S
-) -> dict[str, Any]:
+def phase_ms(run: TurnRun) -> dict[str, float]:
+    """One admitted turn's time by phase (ms): the server's own, the wait before them
+    and the commit after them."""
+    if run.headers_s is None or run.first_frame_s is None:
+        return {}
+    server = {k: v for k, v in run.server_ms.items() if k in PHASES}
+    queue = max(0.0, run.headers_s * 1000 - sum(server.values()))
+    return {"queue": queue, **server, "publish": (run.first_frame_s - run.headers_s) * 1000}
+
+
+def phase_figures(runs: list[TurnRun | None]) -> dict[str, dict[str, float]]:
+    by_phase: dict[str, list[float]] = {name: [] for name in PHASES}
+    for run in runs:
+        if run is None:
+            continue
+        for name, ms in phase_ms(run).items():
+            by_phase[name].append(ms)
+    return {
+        name: {"p50_ms": percentile(values, 50), "p95_ms": percentile(values, 95)}
+        for name, values in by_phase.items()
+        if values
+    }
+
+
+async def _posted(
+    stack: Stack, token: str, *, turns: int, deadline_s: float
+) -> tuple[list[TurnRun | None], float]:
     limits = httpx.Limits(max_connections=turns + 10, max_keepalive_connections=turns + 10)
     async with httpx.AsyncClient(limits=limits) as http:
         # One warm turn so the first of the hundred does not pay for imports and pools.
         warm = await post_turn(http, stack.chat_url, token, QUESTIONS[0])
         if warm.failure or frame_problem(warm.events):
             raise RuntimeError(f"warm-up turn failed: {warm.failure or frame_problem(warm.events)}")
-        runs, wall_s = await post_at_once(
+        return await post_at_once(
             http, stack.chat_url, token, QUESTIONS, turns=turns, deadline_s=deadline_s
         )
+
+
+async def measure(
+    stack: Stack, token: str, *, turns: int = DEFAULT_TURNS, deadline_s: float = DEFAULT_DEADLINE_S
+) -> dict[str, Any]:
+    runs, wall_s = await _posted(stack, token, turns=turns, deadline_s=deadline_s)
     first = [r.first_frame_s for r in runs if r is not None and r.first_frame_s is not None]
     lost = lost_turns(runs)
     frames = sum(len(r.events) for r in runs if r is not None)
@@ -76,6 +127,7 @@ async def measure(
         "ttff_p50_s": percentile(first, 50) if first else float("nan"),
         "ttff_p95_s": percentile(first, 95) if first else float("nan"),
         "ttff_max_s": max(first) if first else float("nan"),
+        "phases": phase_figures(runs),
         "wall_s": wall_s,
         "frames_received": frames,
         "frames_lost": len(lost),
@@ -84,49 +136,108 @@ async def measure(
     }
 
 
+async def measure_past_limit(
+    stack: Stack, token: str, *, turns: int, deadline_s: float
+) -> dict[str, Any]:
+    """More turns at once than one process admits: who ran, who was shed, how fast."""
+    runs, wall_s = await _posted(stack, token, turns=turns, deadline_s=deadline_s)
+    admitted = [r for r in runs if r is not None and r.status == 200]
+    shed = [r for r in runs if r is not None and r.status == 503]
+    other = [r for r in runs if r is None or r.status not in (200, 503)]
+    lost = lost_turns(list(admitted))
+    first = [r.first_frame_s for r in admitted if r.first_frame_s is not None]
+    answered = [r.total_s for r in shed]
+    return {
+        "turns": turns,
+        "admitted": len(admitted),
+        "shed_503": len(shed),
+        "other": len(other),
+        "admitted_ttff_p95_s": percentile(first, 95) if first else float("nan"),
+        "shed_answer_p95_s": percentile(answered, 95) if answered else float("nan"),
+        "wall_s": wall_s,
+        "frames_lost": len(lost),
+        "ok": not lost and not other,
+    }
+
+
+# (key, label, chat processes, PostgreSQL)
 LAYOUTS = (
-    ("sqlite_1", "1 process, SQLite"),
-    ("postgres_2", "2 processes, PostgreSQL"),
+    ("sqlite_1", "1 process, SQLite", 1, False),
+    ("postgres_2", "2 processes, PostgreSQL", 2, True),
+    ("postgres_4", "4 processes, PostgreSQL", 4, True),
 )
+
+
+def with_floor(one: dict[str, Any], floor: dict[str, Any]) -> dict[str, Any]:
+    """A layout's figures with the floor beside them and each latency as its ratio."""
+    return {
+        **one,
+        "floor": floor,
+        "ttff_p50_ratio": ratio(one["ttff_p50_s"], floor["ttff_p50_s"]),
+        "ttff_p95_ratio": ratio(one["ttff_p95_s"], floor["ttff_p95_s"]),
+    }
 
 
 def lines(figures: dict[str, Any]) -> list[str]:
     out = [f"concurrency: {figures['turns']} concurrent turns on loopback, side by side"]
-    for key, label in LAYOUTS:
+    for key, label, _, _ in LAYOUTS:
         one = figures.get(key)
         if one is None:
             continue
+        floor = one["floor"]
         out += [
-            f"  {label}:",
+            f"  {label} (load average before {one.get('load_before', '?')}):",
             f"    time to first frame  p50 {format_ms(one['ttff_p50_s'])}"
             f"  p95 {format_ms(one['ttff_p95_s'])}  max {format_ms(one['ttff_max_s'])}",
+            f"    floor                p50 {format_ms(floor['ttff_p50_s'])}"
+            f"  p95 {format_ms(floor['ttff_p95_s'])}",
+            f"    ratio to the floor   p50 {format_ratio(one['ttff_p50_ratio'])}"
+            f"  p95 {format_ratio(one['ttff_p95_ratio'])} (goal p95 ≤ 2×)",
+            "    phases (p50/p95 ms)  "
+            + "  ".join(
+                f"{name} {v['p50_ms']:.1f}/{v['p95_ms']:.1f}" for name, v in one["phases"].items()
+            ),
             f"    total wall time      {one['wall_s']:.2f} s"
             f" ({one['frames_received']} frames received)",
             f"    frames lost          {one['frames_lost']} turns (must be 0)"
             + (f": {'; '.join(one['lost_reasons'])}" if one["lost_reasons"] else ""),
         ]
+    past = figures.get("past_limit")
+    if past is not None:
+        out += [
+            f"  admission control, 1 process, {past['turns']} at once"
+            f" (limit {DEFAULT_MAX_TURNS}): {past['admitted']} admitted,"
+            f" first frame p95 {format_ms(past['admitted_ttff_p95_s'])};"
+            f" {past['shed_503']} answered 503 busy, p95 {format_ms(past['shed_answer_p95_s'])};"
+            f" {past['frames_lost']} lost",
+        ]
     return out
 
 
 def run(*, turns: int = DEFAULT_TURNS, deadline_s: float = DEFAULT_DEADLINE_S) -> dict[str, Any]:
+    from bench.floor import run_floor
     from harness.postgres import throwaway_cluster
 
-    single = run_on_stack(measure, turns=turns, deadline_s=deadline_s)
+    figures: dict[str, Any] = {"bench": NAME, "turns": turns}
     with throwaway_cluster() as cluster:
-        shared = run_on_stack(
-            measure,
-            turns=turns,
-            deadline_s=deadline_s,
-            workers=2,
-            db=cluster.create_database("bench"),
-        )
-    return {
-        "bench": NAME,
-        "turns": turns,
-        "sqlite_1": single,
-        "postgres_2": shared,
-        "ok": bool(single["ok"] and shared["ok"]),
-    }
+        for key, _, workers, shared in LAYOUTS:
+            load = round(os.getloadavg()[0], 2)
+            floor = run_floor(workers, turns=turns, deadline_s=deadline_s)
+            one = run_on_stack(
+                measure,
+                turns=turns,
+                deadline_s=deadline_s,
+                workers=workers,
+                db=cluster.create_database(f"bench_{key}") if shared else None,
+            )
+            figures[key] = {**with_floor(one, floor), "load_before": load}
+    figures["past_limit"] = run_on_stack(
+        measure_past_limit,
+        turns=int(DEFAULT_MAX_TURNS * PAST_LIMIT_FACTOR),
+        deadline_s=deadline_s,
+    )
+    figures["ok"] = all(figures[key]["ok"] for key, *_ in LAYOUTS) and figures["past_limit"]["ok"]
+    return figures
 
 
 def main(argv: list[str] | None = None) -> int:

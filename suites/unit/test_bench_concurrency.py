@@ -35,11 +35,53 @@ def test_lost_turns_counts_damaged_unfinished_and_failed_turns() -> None:
     assert "HTTP 503" in lost
 
 
+def test_a_turn_s_time_splits_into_the_wait_the_server_s_phases_and_the_commit() -> None:
+    run = TurnRun(
+        headers_s=0.050,
+        first_frame_s=0.080,
+        server_ms={"edge": 2.0, "session": 0.0, "quota": 5.0, "start": 3.0, "cdn": 9.0},
+    )
+    phases = concurrency.phase_ms(run)
+    assert phases == pytest.approx(
+        {"queue": 40.0, "edge": 2.0, "session": 0.0, "quota": 5.0, "start": 3.0, "publish": 30.0}
+    )
+    assert concurrency.phase_ms(TurnRun(first_frame_s=None)) == {}
+
+
+def test_phase_figures_are_percentiles_over_the_turns_that_have_them() -> None:
+    runs: list[TurnRun | None] = [
+        TurnRun(headers_s=0.010 * i, first_frame_s=0.010 * i + 0.001, server_ms={"edge": 1.0})
+        for i in range(1, 11)
+    ] + [None, TurnRun()]
+    figures = concurrency.phase_figures(runs)
+    assert set(figures) == {"queue", "edge", "publish"}
+    assert figures["edge"] == {"p50_ms": 1.0, "p95_ms": 1.0}
+    assert figures["publish"]["p95_ms"] == pytest.approx(1.0)
+
+
+def test_a_layout_is_read_against_its_floor() -> None:
+    one = {"ttff_p50_s": 0.3, "ttff_p95_s": 0.9}
+    floor = {"ttff_p50_s": 0.1, "ttff_p95_s": 0.3}
+    both = concurrency.with_floor(one, floor)
+    assert both["ttff_p50_ratio"] == pytest.approx(3.0)
+    assert both["ttff_p95_ratio"] == pytest.approx(3.0)
+    assert both["floor"] is floor
+
+
 @pytest.mark.e2e
 def test_smoke_a_few_concurrent_turns(stack: Stack, token: str) -> None:
     figures = asyncio.run(concurrency.measure(stack, token, turns=6, deadline_s=30))
     assert figures["frames_lost"] == 0, figures["lost_reasons"]
     assert figures["ttff_p50_s"] <= figures["ttff_p95_s"]
-    side_by_side = concurrency.lines({"turns": 6, "sqlite_1": figures, "postgres_2": figures})
+    assert {"queue", "edge", "quota", "start", "publish"} <= set(figures["phases"])
+    floor = {"ttff_p50_s": figures["ttff_p50_s"] / 2, "ttff_p95_s": figures["ttff_p95_s"] / 2}
+    layout = concurrency.with_floor(figures, floor)
+    past = asyncio.run(concurrency.measure_past_limit(stack, token, turns=6, deadline_s=30))
+    assert past["admitted"] == 6 and past["shed_503"] == 0 and past["ok"]
+    side_by_side = concurrency.lines(
+        {"turns": 6, "sqlite_1": layout, "postgres_2": layout, "past_limit": past}
+    )
     assert sum("frames lost" in line for line in side_by_side) == 2
     assert any("2 processes, PostgreSQL" in line for line in side_by_side)
+    assert any("ratio to the floor   p50 2.00×" in line for line in side_by_side)
+    assert any("6 admitted" in line for line in side_by_side)
