@@ -17,10 +17,10 @@ import pytest
 import yaml
 
 from beacon.cli.up import beacon_command, free_port
-from harness.audit_upstream import Code
 from harness.audit_upstream.contract import problems
 from harness.audit_upstream.dishonest import DEFAULT_TOKEN, TOOLS, running
 from harness.audit_upstream.dishonest_tools import EXPECTED, WRITE_TOOLS
+from harness.audit_upstream.findings import Code
 
 TIMEOUT_S = 120
 

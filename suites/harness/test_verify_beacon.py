@@ -18,7 +18,7 @@ from xml.etree import ElementTree as ET
 import pytest
 
 from harness.stack import Stack
-from harness.verify import CHECKS
+from harness.verify.model import CHECKS
 
 pytestmark = pytest.mark.e2e
 

@@ -13,7 +13,7 @@ import pytest
 from verify_frame_servers import DISHONEST, UNVERIFIABLE, failed_checks, frame_server, verify_at
 
 from harness.inproc import serving
-from harness.verify import Status
+from harness.verify.model import Status
 
 
 @pytest.fixture(scope="module")

@@ -16,7 +16,7 @@ from verify_frame_servers import GOOD, OTHER, frame_server, verify_at
 
 from harness.gating import Decision, Outcome, record_verify, write_evidence
 from harness.inproc import serving
-from harness.verify import write_reports
+from harness.verify.report import write_reports
 
 
 @pytest.fixture(scope="module")

@@ -32,8 +32,9 @@ from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 
 from harness.inproc import serving
-from harness.verify import CHECKS, EXIT_FAILED, VerifyOptions, VerifyTargetError, run_verify
 from harness.verify.bounded import MAX_FRAMES, MAX_LINE_BYTES
+from harness.verify.model import CHECKS, EXIT_FAILED
+from harness.verify.run import VerifyOptions, VerifyTargetError, run_verify
 
 pytestmark = pytest.mark.e2e
 

@@ -25,7 +25,8 @@ from beacon.cli.up import free_port
 from harness.chat_process import chat_env, chat_process
 from harness.inproc import serving
 from harness.stack import Stack
-from harness.verify import EXIT_TARGET, Status, VerifyOptions, run_verify
+from harness.verify.model import EXIT_TARGET, Status
+from harness.verify.run import VerifyOptions, run_verify
 
 pytestmark = pytest.mark.e2e
 
