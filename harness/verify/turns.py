@@ -16,6 +16,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from beacon.wire.audit import DropRule
 from beacon.wire.frames import FRAME_MODELS, TERMINAL_FRAMES
 from beacon.wire.sse import SseEvent
 from harness.verify.http import Streamed, Wire
@@ -301,19 +302,19 @@ def check_count_forms(run: TurnRun) -> Verdict:
 def check_completeness(run: TurnRun) -> Verdict:
     return _guarded(
         run,
-        frozenset({"completeness_claim"}),
+        frozenset({DropRule.COMPLETENESS_CLAIM}),
         "a completeness claim without an EXACT complete count",
     )
 
 
 def check_absence(run: TurnRun) -> Verdict:
-    return _guarded(run, frozenset({"absence_claim"}), "an absence claim without standing")
+    return _guarded(run, frozenset({DropRule.ABSENCE_CLAIM}), "an absence claim without standing")
 
 
 def check_population(run: TurnRun) -> Verdict:
     return _guarded(
         run,
-        frozenset({"population_claim"}),
+        frozenset({DropRule.POPULATION_CLAIM}),
         "the results described as a whole from a sample (a population claim)",
     )
 
@@ -321,7 +322,7 @@ def check_population(run: TurnRun) -> Verdict:
 def check_subject(run: TurnRun) -> Verdict:
     return _guarded(
         run,
-        frozenset({"subject_mixed"}),
+        frozenset({DropRule.SUBJECT_MIXED}),
         "a population count and a shown subset share one sentence",
     )
 
