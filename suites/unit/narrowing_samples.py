@@ -1,6 +1,5 @@
-"""The stub corpus and the samples the narrowing tests offer counter-questions over:
-a lower-bound sample with given cards, a stub tool's output adjudicated, a tool's
-declared arguments.
+"""The stub corpus the narrowing tests read: a stub tool's context and its output
+adjudicated, and the arguments a tool's input schema declares.
 """
 
 from __future__ import annotations
