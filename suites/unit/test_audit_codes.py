@@ -3,11 +3,17 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
+from narrowing_samples import HARBOR, adjudicated_result, tool_context
 
+from beacon.adjudication.constraints import Constraint, Scope
 from beacon.adjudication.guard.judge import Drop
+from beacon.loop.scope import scope_audit
 from beacon.wire.audit import AuditKind, DropRule
+from stub_server.tools import Flags
+from stub_server.tools_records import ListAnnotationsArgs, list_annotations
 
 # What ``narration_audit`` rows and ``beacon_narration_dropped_total{rule=}`` have always
 # said: an analyst's saved queries and dashboards read these exact strings.
@@ -46,3 +52,20 @@ def test_a_dropped_sentence_is_recorded_with_plain_strings() -> None:
         "rule": "free_count",
         "token": "12",
     }
+
+
+def test_a_calls_applied_and_unapplied_constraints_are_audited_by_their_kinds() -> None:
+    status = Constraint("status", "open", "open")
+    level = Constraint("level", "2", "on level 2")
+    arguments = {"project_id": HARBOR, "status": "open"}
+    args = ListAnnotationsArgs.model_validate(arguments)
+    output = list_annotations(tool_context(), args, Flags())
+    counted = replace(
+        adjudicated_result("list_annotations", arguments, output),
+        scope=Scope(applied=(status,), unapplied=(level,)),
+    )
+    rows = scope_audit([counted])
+    assert json.loads(json.dumps(rows)) == [
+        {"kind": "scope_applied", "rule": "status", "token": "c1:open"},
+        {"kind": "scope_unapplied", "rule": "level", "token": "c1:on level 2"},
+    ]
