@@ -38,7 +38,8 @@ def test_a_failing_save_is_an_error_with_no_done_and_no_retry(stack: Stack, tmp_
     kinds = [e.event for e in events]
     assert kinds[-1] == "error" and events[-1].json()["code"] == "save_failed"
     assert "done" not in kinds and "delta" not in kinds
-    assert llm_turn_requests(stack, events[0].json()["turn_id"]) == 3  # plan, plan, answer
+    # One plan (READY beside its calls) and one answer: the save failed after both, not retried.
+    assert llm_turn_requests(stack, events[0].json()["turn_id"]) == 2
 
 
 def open_turn_and_drop(stack: Stack, token: str, keep: int) -> tuple[str, bytes]:
