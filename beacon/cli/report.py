@@ -19,9 +19,10 @@ from typing import Annotated, Literal
 import typer
 
 from beacon.cli.errors import Exit, check_database, fail
-from beacon.store.backends import is_postgres, open_store
+from beacon.store.backends import is_postgres
 from beacon.store.crypto import new_key_slot, parse_keys
 from beacon.store.errors import StoreError
+from beacon.store.opening import open_store
 from beacon.store.retention import retention_now
 from beacon.store.turns import TurnStore
 

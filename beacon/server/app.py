@@ -58,8 +58,8 @@ from beacon.server.sse import interrupted
 from beacon.server.ticket_edge import TicketEdge
 from beacon.server.tickets import TicketKeys
 from beacon.server.writer import FrameWriter
-from beacon.store.backends import open_store
 from beacon.store.errors import SealedRecordError, StoreError, StoreUnavailable
+from beacon.store.opening import open_store
 from beacon.store.quota import open_quota
 from beacon.store.retention import retention_from_env
 from beacon.store.turns import TurnStore

@@ -1,5 +1,5 @@
-"""What a turn store's backend provides, and which one a ``BEACON_DB`` names: a file
-path is SQLite, a ``postgresql://`` (or ``postgres://``) URL is PostgreSQL.
+"""What a turn store's backend provides, and whether a ``BEACON_DB`` names PostgreSQL
+(a ``postgresql://`` or ``postgres://`` URL; anything else is a SQLite file path).
 
 ``Backend`` is every hook the record rules (``beacon.store.turns``) call; both
 ``SqliteStore`` and ``PostgresStore`` satisfy it (mypy checks each against it in
@@ -14,13 +14,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import AbstractContextManager
 from functools import lru_cache
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol
-
-from beacon.store.crypto import Keyring
-
-if TYPE_CHECKING:
-    from beacon.store.turns import TurnStore
+from typing import Any, ClassVar, Protocol
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
@@ -130,14 +124,3 @@ def psycopg_sql(sql: str) -> str:
 
 def is_postgres(location: str) -> bool:
     return location.startswith(POSTGRES_SCHEMES)
-
-
-def open_store(location: str | Path, keyring: Keyring) -> TurnStore:
-    """The store at ``location``; PostgreSQL's driver is imported only when named."""
-    if isinstance(location, str) and is_postgres(location):
-        from beacon.store.postgres import PostgresStore
-
-        return PostgresStore(location, keyring)
-    from beacon.store.sqlite import SqliteStore
-
-    return SqliteStore(location, keyring)

@@ -21,9 +21,9 @@ import psycopg
 import pytest
 
 from beacon.adjudication import Grade
-from beacon.store.backends import open_store
 from beacon.store.crypto import new_key_slot, parse_keys
 from beacon.store.frames import OpenTurn
+from beacon.store.opening import open_store
 from beacon.store.records import PageRecord
 from harness.chat_process import chat_env, chat_process
 from harness.stack import Stack, beacon_executable

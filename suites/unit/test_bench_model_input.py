@@ -9,7 +9,6 @@ import pytest
 from bench import model_input
 from harness.stack import Stack
 
-
 PLAN = {
     "tools": True,
     "bytes": 1200,

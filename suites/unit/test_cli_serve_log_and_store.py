@@ -21,8 +21,8 @@ from beacon.cli.errors import Exit
 from beacon.cli.main import app
 from beacon.cli.report import parse_since
 from beacon.cli.store_cmd import show_retention
-from beacon.store.backends import open_store
 from beacon.store.crypto import parse_keys
+from beacon.store.opening import open_store
 from beacon.wire.headers import TURN_HEADER
 
 NOW = 1_800_000_000.0  # a fixed instant: these readings are relative to it

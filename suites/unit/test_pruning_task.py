@@ -14,8 +14,8 @@ import anyio
 import pytest
 
 from beacon.server.retention import PruningTask
-from beacon.store.backends import open_store
 from beacon.store.crypto import parse_keys
+from beacon.store.opening import open_store
 from beacon.store.retention import Retention, retention_now
 from beacon.store.turns import TurnStore
 

@@ -15,9 +15,9 @@ import pytest
 
 from beacon.adjudication import GateState, Grade
 from beacon.policy.audit import AuditRow
-from beacon.store.backends import open_store
 from beacon.store.crypto import new_key_slot, parse_keys
 from beacon.store.frames import OpenTurn
+from beacon.store.opening import open_store
 from beacon.store.records import NarrowingRecord, PageRecord
 from beacon.store.retention import (
     DAY_S,

@@ -17,9 +17,9 @@ from typing import Any
 import pytest
 
 from beacon.policy.audit import AuditRow
-from beacon.store.backends import open_store
 from beacon.store.crypto import new_key_slot, parse_keys
 from beacon.store.frames import OpenTurn
+from beacon.store.opening import open_store
 from beacon.store.report import percentile
 from beacon.store.turns import TurnStore
 from harness.stack import beacon_executable

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import psycopg
 
-from beacon.store.backends import open_store
 from beacon.store.crypto import format_key, generate_key, parse_keys
+from beacon.store.opening import open_store
 
 # table -> column -> type class (SQLite INTEGER and PostgreSQL INTEGER/BIGINT are "int";
 # REAL and DOUBLE PRECISION "real"; BLOB and BYTEA "blob").

@@ -17,7 +17,6 @@ import pytest
 
 from beacon.adjudication import GateState, Grade
 from beacon.policy.audit import AuditRow
-from beacon.store.backends import open_store
 from beacon.store.crypto import format_key, generate_key, parse_keys
 from beacon.store.errors import (
     KeyringError,
@@ -27,6 +26,7 @@ from beacon.store.errors import (
     TurnTaken,
 )
 from beacon.store.frames import OpenTurn
+from beacon.store.opening import open_store
 from beacon.store.records import NarrowingRecord, PageRecord, SaveFailed, SessionNotOwned
 from beacon.store.turns import TurnStore
 

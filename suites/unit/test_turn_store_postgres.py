@@ -13,9 +13,9 @@ import threading
 
 import pytest
 
-from beacon.store.backends import open_store
 from beacon.store.crypto import format_key, generate_key, parse_keys
 from beacon.store.frames import OpenTurn
+from beacon.store.opening import open_store
 from beacon.store.records import SessionNotOwned
 
 K1 = format_key("k1", generate_key())
@@ -50,7 +50,7 @@ def test_a_slot_held_by_a_process_that_is_killed_is_free_at_once(pg_url: str) ->
             sys.executable,
             "-c",
             "import sys, time\n"
-            "from beacon.store.backends import open_store\n"
+            "from beacon.store.opening import open_store\n"
             "from beacon.store.crypto import parse_keys\n"
             "held = open_store(sys.argv[1], parse_keys(sys.argv[2])).lock_slot('t1', 'search#1')\n"
             "print('held', flush=True)\n"

@@ -15,10 +15,10 @@ import pytest
 
 from beacon.adjudication import GateState, Grade
 from beacon.policy.audit import AuditRow
-from beacon.store.backends import open_store
 from beacon.store.crypto import Keyring, format_key, generate_key, parse_keys, record_context, seal
 from beacon.store.errors import SealedReason, SealedRecordError
 from beacon.store.frames import OpenTurn
+from beacon.store.opening import open_store
 from beacon.store.records import NarrowingOption, NarrowingRecord, PageRecord
 from beacon.store.turns import TurnStore
 from beacon.wire.accounting import PageSummary
