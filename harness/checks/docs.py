@@ -33,7 +33,8 @@ def _cite(cite: Mapping[str, Any], index: int, ctx: CheckContext, doc: str) -> N
         if not target.is_file() or needle not in target.read_text(encoding="utf-8"):
             raise CheckFailed(f"{field}.occurs_in", f"{needle!r} is not in {cite['occurs_in']}")
     if "command" in cite:
-        from beacon.cli.main import app
+        import beacon.cli.main  # noqa: F401  (registers the product's commands on the table)
+        from beacon.cli.commands import app
 
         names = {
             c.name or (c.callback.__name__ if c.callback else "") for c in app.registered_commands
