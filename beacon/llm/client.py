@@ -50,7 +50,7 @@ class Completion:
     finish_reason: str
 
 
-@dataclass(slots=True)
+@dataclass(frozen=False, slots=True)  # filled in as the stream's deltas arrive
 class _PartialCall:
     id: str = ""
     name: str = ""

@@ -49,7 +49,7 @@ def asked_for_aggregate(item: Evidence) -> bool:
     return item.tool == aggregate and isinstance(question, str) and wants_aggregate(question)
 
 
-@dataclass(slots=True)
+@dataclass(frozen=False, slots=True)  # sent_before is set when the correction goes out
 class AggregateCorrection:
     """One turn's corrective round: at most one, and only where it can help."""
 

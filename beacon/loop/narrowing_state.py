@@ -48,7 +48,7 @@ _MONTH = re.compile(r"^(\d{4})-(\d{2})")
 _DATE_FIELDS = ("created_at", "captured_at", "taken_at", "issued_on", "date")
 
 
-@dataclass(slots=True)
+@dataclass(frozen=False, slots=True)  # steps through the gate's states during a turn
 class Narrowing:
     state: GateState = GateState.IDLE
     tool: str | None = None

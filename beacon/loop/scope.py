@@ -43,7 +43,7 @@ def answers_question(item: Evidence) -> bool:
     return _usable(item) and item.scope.whole
 
 
-@dataclass(slots=True)
+@dataclass(frozen=False, slots=True)  # sent_before is set when the correction goes out
 class ScopeCorrection:
     """One turn's scope correction: at most one round, and only where a tool can apply it."""
 

@@ -50,7 +50,7 @@ def new_turn_id() -> str:
     return f"t_{uuid.uuid4().hex[:20]}"
 
 
-@dataclass(slots=True)
+@dataclass(frozen=False, slots=True)  # the turn's working state: each stage fills it in
 class TurnState:
     request: TurnRequest
     identity: Identity

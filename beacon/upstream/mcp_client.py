@@ -48,7 +48,7 @@ class ToolOutcome:
     bytes: int
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class _StatusLog:
     statuses: list[int] = field(default_factory=list)
 

@@ -42,7 +42,7 @@ STATIC = {
 }
 
 
-@dataclass
+@dataclass(frozen=True)
 class SubstrateVerdict:
     failures: list[str] = field(default_factory=list)
 

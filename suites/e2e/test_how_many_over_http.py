@@ -130,4 +130,5 @@ def test_a_planner_that_asks_for_the_aggregate_is_never_corrected(stack: Stack, 
     assert (primary["grade"], primary["total"]) == ("EXACT", panoramas_in_harbor())
     assert [p["purpose"] for p in frames(events, "plan")] == ["context", "gather"]
     plans = planner_requests(stack, turn_id)
-    assert len(plans) == 2 and all(r["roles"][-1] != "system" for r in plans)
+    # One plan, READY beside its calls, and no correction in it.
+    assert len(plans) == 1 and all(r["roles"][-1] != "system" for r in plans)
