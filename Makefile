@@ -89,11 +89,12 @@ lint: $(TEST_STAMP)
 typecheck: $(TEST_STAMP)
 	$(VENV)/bin/mypy
 
-# pytest exits 5 when it collected no test: for us that is a broken suite,
+# --durations=20: every run names its slowest tests (bench/README.md's suite-time table says
+# why each is slow). pytest exits 5 when it collected no test: for us that is a broken suite,
 # reported as such, never passed through as some other tool's exit code.
 pytest: setup-test
 	@mkdir -p reports; \
-	$(PY) -m pytest -n 2 --dist loadgroup --junitxml=reports/junit.xml $(COVERAGE_ARGS) $(PYTEST_ARGS); rc=$$?; \
+	$(PY) -m pytest -n 2 --dist loadgroup --durations=20 --junitxml=reports/junit.xml $(COVERAGE_ARGS) $(PYTEST_ARGS); rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "pytest collected no tests: the suite is broken" >&2; exit 1; fi; \
 	exit $$rc
 
