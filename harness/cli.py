@@ -106,23 +106,20 @@ def _fan_in(
 ) -> None:
     """Per gate: items directly behind it, and how many lack their own execution evidence."""
     from harness.executed import junit_cases
-    from harness.fanin import FAIL_OVER, WARN_OVER, audit
+    from harness.fanin import HIGH_OVER, WARN_OVER, audit
 
     passed = None
     if junit is not None:
         passed = {c.split("::")[0] for c, s in junit_cases(junit).items() if s == "passed"}
-    worst_level = "ok"
+    # A report, never a verdict: it exits 0 at every level (harness/fanin.py says why).
     for gate in audit(root.resolve(), passed):
         typer.echo(
             f"gate {gate.gate}: {len(gate.behind)} items behind it, {len(gate.unevidenced)} "
             f"without their own execution evidence → {gate.level} "
-            f"(warn over {WARN_OVER}, fail over {FAIL_OVER})"
+            f"(warn over {WARN_OVER}, louder over {HIGH_OVER}; never a failure)"
         )
         for module, fan in gate.worst:
             typer.echo(f"  {module} (imported by {fan})")
-        if gate.level == "fail" or (gate.level == "warn" and worst_level == "ok"):
-            worst_level = gate.level
-    raise typer.Exit(1 if worst_level == "fail" else 0)
 
 
 def _probe(

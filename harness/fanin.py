@@ -4,8 +4,11 @@ For each gate, the items directly behind it are the modules its verdict
 covers: ``observe`` — every module under a path the registry guards;
 ``promote`` — every module it would promote. An item has its own execution
 evidence when a test file imports it directly and that file's tests ran and
-passed in the JUnit record. It warns over a threshold and fails over a hard
-one; the worst offenders are the unevidenced items most others depend on.
+passed in the JUnit record. It warns over a threshold and louder over a second
+one, and never fails a gate by itself: a blocking audit is an incentive to raise
+its threshold (the seed's words), so the figure goes into the gate's evidence for
+a person to read. The worst offenders are the unevidenced items most others
+depend on.
 """
 
 from __future__ import annotations
@@ -21,9 +24,9 @@ from boundaries import load_registry
 from harness.refs import imported_modules
 
 PACKAGES: tuple[str, ...] = ("beacon", "stub_server")
-# Measured at introduction: observe 17 of 50, promote 25 of 85. The hard limit is a ratchet.
+# Measured at introduction: observe 17 of 50, promote 25 of 85. Both only warn.
 WARN_OVER = 20
-FAIL_OVER = 40
+HIGH_OVER = 40
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,13 +50,14 @@ class GateFanIn:
             "unevidenced": list(self.unevidenced),
             "worst": [list(w) for w in self.worst],
             "warn_over": WARN_OVER,
-            "fail_over": FAIL_OVER,
+            "high_over": HIGH_OVER,
         }
 
 
 def level_for(unevidenced: int) -> str:
-    """``fail`` over the hard limit, ``warn`` over the threshold, else ``ok``."""
-    return "fail" if unevidenced > FAIL_OVER else "warn" if unevidenced > WARN_OVER else "ok"
+    """``high`` over the second threshold, ``warn`` over the first, else ``ok``: each
+    a warning, never a failure."""
+    return "high" if unevidenced > HIGH_OVER else "warn" if unevidenced > WARN_OVER else "ok"
 
 
 def _module_of(rel: str) -> str | None:
