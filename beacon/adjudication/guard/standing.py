@@ -1,7 +1,8 @@
 """What a turn's evidence lets the narration say: its sources and its non-count values.
 
 The narration guard judges a sentence against this, not against the model's
-good will. A *source* is one counted tool result (grade, value, emptiness); a
+good will. A *source* is one counted tool result, its ``Counted`` record (the one
+its slots render from); a
 *non-count value* is a string the evidence itself carries — a level name, a
 date, an id, a title, a project name — whose digits are part of a name, not a
 count. Levels and dates are also spelled the ways the five locales write them
