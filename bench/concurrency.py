@@ -28,6 +28,8 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -116,7 +118,10 @@ async def _posted(
 async def measure(
     stack: Stack, token: str, *, turns: int = DEFAULT_TURNS, deadline_s: float = DEFAULT_DEADLINE_S
 ) -> dict[str, Any]:
+    pids = chat_pids(stack)
+    cpu_before = sum(cpu_seconds(pid) for pid in pids)
     runs, wall_s = await _posted(stack, token, turns=turns, deadline_s=deadline_s)
+    cpu_s = sum(cpu_seconds(pid) for pid in pids) - cpu_before
     first = [r.first_frame_s for r in runs if r is not None and r.first_frame_s is not None]
     lost = lost_turns(runs)
     frames = sum(len(r.events) for r in runs if r is not None)
@@ -128,6 +133,8 @@ async def measure(
         "ttff_p95_s": percentile(first, 95) if first else float("nan"),
         "ttff_max_s": max(first) if first else float("nan"),
         "phases": phase_figures(runs),
+        # The chat server's own CPU (every process of it) per turn: what one core carries.
+        "chat_cpu_ms_per_turn": cpu_s * 1000 / turns if turns else float("nan"),
         "wall_s": wall_s,
         "frames_received": frames,
         "frames_lost": len(lost),
@@ -158,6 +165,52 @@ async def measure_past_limit(
         "frames_lost": len(lost),
         "ok": not lost and not other,
     }
+
+
+def chat_pids(stack: Stack) -> list[int]:
+    """Every process of the chat server: the one listening on its port and, with
+    several workers, that supervisor's children."""
+    from bench.load import chat_pid
+
+    first = chat_pid(stack)
+    if first is None:
+        return []
+    found = {first}
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            parent = int((proc / "stat").read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+        if parent == first:
+            found.add(int(proc.name))
+    return sorted(found)
+
+
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU a process has used (Linux /proc), 0 when it is gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def peak_connections(url: str, stop: threading.Event, seen: list[int]) -> None:
+    """Poll PostgreSQL for the connections to one database until ``stop``; the most
+    seen at once goes into ``seen``."""
+    import psycopg
+
+    most = 0
+    with psycopg.connect(url, autocommit=True) as conn:
+        while not stop.wait(0.2):
+            row = conn.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+                " AND pid <> pg_backend_pid()"
+            ).fetchone()
+            most = max(most, int(row[0]) if row else 0)
+    seen.append(most)
 
 
 # (key, label, chat processes, PostgreSQL)
@@ -198,7 +251,14 @@ def lines(figures: dict[str, Any]) -> list[str]:
                 f"{name} {v['p50_ms']:.1f}/{v['p95_ms']:.1f}" for name, v in one["phases"].items()
             ),
             f"    total wall time      {one['wall_s']:.2f} s"
-            f" ({one['frames_received']} frames received)",
+            f" ({one['frames_received']} frames received;"
+            f" {one['turns'] / one['wall_s']:.1f} turns/s)",
+            f"    chat server CPU      {one['chat_cpu_ms_per_turn']:.1f} ms per turn"
+            + (
+                f"; PostgreSQL connections at most {one['postgres_connections_peak']}"
+                if one.get("postgres_connections_peak") is not None
+                else ""
+            ),
             f"    frames lost          {one['frames_lost']} turns (must be 0)"
             + (f": {'; '.join(one['lost_reasons'])}" if one["lost_reasons"] else ""),
         ]
@@ -223,14 +283,28 @@ def run(*, turns: int = DEFAULT_TURNS, deadline_s: float = DEFAULT_DEADLINE_S) -
         for key, _, workers, shared in LAYOUTS:
             load = round(os.getloadavg()[0], 2)
             floor = run_floor(workers, turns=turns, deadline_s=deadline_s)
-            one = run_on_stack(
-                measure,
-                turns=turns,
-                deadline_s=deadline_s,
-                workers=workers,
-                db=cluster.create_database(f"bench_{key}") if shared else None,
+            db = cluster.create_database(f"bench_{key}") if shared else None
+            stop, seen = threading.Event(), list[int]()
+            poller = (
+                threading.Thread(target=peak_connections, args=(db, stop, seen), daemon=True)
+                if db
+                else None
             )
-            figures[key] = {**with_floor(one, floor), "load_before": load}
+            if poller is not None:
+                poller.start()
+            try:
+                one = run_on_stack(
+                    measure, turns=turns, deadline_s=deadline_s, workers=workers, db=db
+                )
+            finally:
+                stop.set()
+                if poller is not None:
+                    poller.join(10)
+            figures[key] = {
+                **with_floor(one, floor),
+                "load_before": load,
+                "postgres_connections_peak": seen[0] if seen else None,
+            }
     figures["past_limit"] = run_on_stack(
         measure_past_limit,
         turns=int(DEFAULT_MAX_TURNS * PAST_LIMIT_FACTOR),

@@ -68,12 +68,25 @@ def test_a_layout_is_read_against_its_floor() -> None:
     assert both["floor"] is floor
 
 
+def test_cpu_is_read_from_the_process_and_is_zero_for_one_that_is_gone() -> None:
+    import os
+    import time
+
+    before = concurrency.cpu_seconds(os.getpid())
+    deadline = time.process_time() + 0.05
+    while time.process_time() < deadline:  # bounded: burns 50 ms of this process's CPU
+        pass
+    assert concurrency.cpu_seconds(os.getpid()) > before
+    assert concurrency.cpu_seconds(2**22 + 17) == 0.0  # above any pid Linux hands out
+
+
 @pytest.mark.e2e
 def test_smoke_a_few_concurrent_turns(stack: Stack, token: str) -> None:
     figures = asyncio.run(concurrency.measure(stack, token, turns=6, deadline_s=30))
     assert figures["frames_lost"] == 0, figures["lost_reasons"]
     assert figures["ttff_p50_s"] <= figures["ttff_p95_s"]
     assert {"queue", "edge", "quota", "start", "publish"} <= set(figures["phases"])
+    assert figures["chat_cpu_ms_per_turn"] > 0  # the chat server's own process was found
     floor = {"ttff_p50_s": figures["ttff_p50_s"] / 2, "ttff_p95_s": figures["ttff_p95_s"] / 2}
     layout = concurrency.with_floor(figures, floor)
     past = asyncio.run(concurrency.measure_past_limit(stack, token, turns=6, deadline_s=30))
