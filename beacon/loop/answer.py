@@ -15,9 +15,9 @@ from typing import Any
 
 from beacon.adjudication import AbsenceCause, Counted, GateEvent, GateState, Grade
 from beacon.adjudication.guard.slots import split_sentences
+from beacon.lexicon.copy import ABSENCE, COUNTER_QUESTION, NOT_RUN, say
 from beacon.loop.anchors import anchor_records, records_message
 from beacon.loop.conversation import conversation_message
-from beacon.loop.copy import ABSENCE, COUNTER_QUESTION, NOT_RUN, say
 from beacon.loop.evidence import Evidence, tool_call_rows
 from beacon.loop.finalize import finalize
 from beacon.loop.guarded_answer import count_of, guarded, turn_standing

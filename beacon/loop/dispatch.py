@@ -15,8 +15,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 from beacon.adjudication.constraints import judge_scope
+from beacon.lexicon.copy import FAILURE, say
 from beacon.loop.citations import MAX_CARDS_PER_SOURCE
-from beacon.loop.copy import FAILURE, say
 from beacon.loop.evidence import Evidence, adjudicate, denied_evidence
 from beacon.loop.intent import intent_tools, needed_tools
 from beacon.loop.pages import page_record

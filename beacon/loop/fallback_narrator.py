@@ -82,18 +82,10 @@ def _count_sentence(
     )
 
 
-def _fewer_cards_than_the_set(slot: Counted) -> bool:
-    """Whether the cards are only part of the set: a floor or a bare subset always is;
-    an exact total only when it is larger than the cards on screen."""
-    if slot.grade is Grade.EXACT:
-        return slot.value is None or slot.shown < slot.value
-    return True
-
-
 def _shown_sentence(record: Mapping[str, Any], locale: str, slot: Counted | None) -> str | None:
     """The shown-set sentence for a shown_subset record, None when the cards are the set.
     Without the slot's values (a caller that has none) it is said, in the general form."""
-    if slot is not None and (slot.shown == 0 or not _fewer_cards_than_the_set(slot)):
+    if slot is not None and (slot.shown == 0 or slot.wholly_shown):
         return None  # no card to speak of, or the cards are the whole set
     grade = slot.grade.value if slot is not None else Grade.EXACT.value
     counter = _counter(counted_key(record), locale)

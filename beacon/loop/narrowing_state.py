@@ -17,7 +17,7 @@ from typing import Any
 
 from beacon.adjudication import GateEvent, GateState, Grade, apply_scope, gate_step
 from beacon.adjudication.narrowing import offerable_axes
-from beacon.loop.copy import (
+from beacon.lexicon.copy import (
     AXIS_NAMES,
     AXIS_OR,
     CATEGORY_LABEL,
@@ -31,13 +31,13 @@ from beacon.loop.copy import (
     KIND_REPLY,
     LEVEL_LABEL,
     LEVEL_REPLY,
-    MONTH_NAMES,
     NARROW_HINT,
     STATUS_LABEL,
     STATUS_NAMES,
     STATUS_REPLY,
     say,
 )
+from beacon.lexicon.months import MONTHS as MONTH_NAMES
 from beacon.loop.evidence import Evidence
 from beacon.store.records import NarrowingOption, NarrowingRecord
 from beacon.wire.tools import PAGE_ARGUMENT, FilterAxis, tool_spec

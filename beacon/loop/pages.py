@@ -21,8 +21,8 @@ from datetime import UTC, datetime
 from beacon.adjudication import Anomaly, Grade, StitchResult, stitch_pages
 from beacon.adjudication.anchors import stitch_discarded
 from beacon.adjudication.stitch import DEFAULT_PAGE_CAP, summarize
+from beacon.lexicon.copy import FAILURE, PAGE_CAP, STITCH_DISCARDED, say
 from beacon.loop.citations import pack_card, unpack_card
-from beacon.loop.copy import FAILURE, PAGE_CAP, STITCH_DISCARDED, say
 from beacon.loop.evidence import Evidence, adjudicate, count_entry
 from beacon.policy.audit import AuditRow, audit_row
 from beacon.policy.notices import denial_notice

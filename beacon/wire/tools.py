@@ -24,7 +24,7 @@ from beacon.wire.frames import ScopeAxis
 # How the upstream labels a counted result (the envelope's ``result_kind``).
 ResultKind = Literal["search", "rows"]
 # What a count of a tool's records is called, as a key into the locale package's noun
-# tables (beacon/loop/fallback_narrator.py NOUNS): "photos" → "3 matching photos" / "사진 3장".
+# tables (beacon/lexicon/narration.py NOUNS): "photos" → "3 matching photos" / "사진 3장".
 NounKey = Literal["photos", "findings", "documents", "panoramas"]
 # A job only one tool of an upstream does: the single-value aggregate "how many" needs,
 # the project directory round 0 reads, the levels a one-sided comparison offers.
