@@ -207,6 +207,36 @@ VIEW_TRUNCATED: Mapping[str, str] = {
     "es": "La lista en pantalla puede estar cortada: los {n} mostrados pueden no ser todos.",
 }
 
+# A safety filter stopped the turn (beacon/loop/filters.py), by stage: the question
+# before anything ran, or the answer before any of it was shown. Code's words only:
+# a filter returns a reason code, never text for the user.
+BLOCKED: Mapping[str, Mapping[str, str]] = {
+    "input": {
+        "en": "This question was stopped by a safety filter before anything was searched. "
+        "Rephrase it or ask your administrator.",
+        "ko": "이 질문은 검색 전에 안전 필터에 의해 중단되었습니다. 질문을 바꾸거나 관리자에게 "
+        "문의하세요.",
+        "ja": "この質問は検索の前に安全フィルターで止められました。言い換えるか、管理者に"
+        "お問い合わせください。",
+        "de": "Diese Frage wurde vor jeder Suche von einem Sicherheitsfilter gestoppt. Bitte "
+        "anders formulieren oder die Administration fragen.",
+        "es": "Un filtro de seguridad detuvo esta pregunta antes de buscar nada. Reformúlela o "
+        "consulte a su administrador.",
+    },
+    "output": {
+        "en": "The answer was stopped by a safety filter, so none of it is shown. "
+        "Rephrase the question or ask your administrator.",
+        "ko": "답변이 안전 필터에 의해 중단되어 표시되지 않습니다. 질문을 바꾸거나 관리자에게 "
+        "문의하세요.",
+        "ja": "回答は安全フィルターで止められたため、表示されません。質問を言い換えるか、"
+        "管理者にお問い合わせください。",
+        "de": "Die Antwort wurde von einem Sicherheitsfilter gestoppt und wird nicht gezeigt. "
+        "Bitte die Frage anders formulieren oder die Administration fragen.",
+        "es": "Un filtro de seguridad detuvo la respuesta, así que no se muestra. Reformule la "
+        "pregunta o consulte a su administrador.",
+    },
+}
+
 
 def say(table: Mapping[str, str], locale: str, **values: object) -> str:
     return table.get(locale, table["en"]).format(**values)

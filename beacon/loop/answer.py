@@ -24,6 +24,7 @@ from beacon.loop.guarded_answer import count_of, guarded, turn_standing
 from beacon.loop.narrowing_state import first_sample, narrowing_hint, offer_narrowing
 from beacon.loop.prompts import RESPONDER_PROMPT, model_json
 from beacon.loop.scope import scope_audit, scope_notices, with_scope_counts
+from beacon.loop.screen import screen_answer
 from beacon.loop.state import TurnState
 from beacon.loop.view_list import VIEW_SLOT, view_list_at_cap, view_list_disclosure
 from beacon.policy.vocabulary import licensing_words
@@ -218,6 +219,8 @@ async def answer(state: TurnState) -> None:
     for drop in narration.drops:
         metrics.narration_dropped(drop.rule, state.locale)
     narration = with_scope_counts(narration, state.evidence, state.locale)
+    # The answer's filters see exactly the text that would be saved and streamed.
+    await screen_answer(state, narration.text)
     disclosure = view_list_disclosure(view, narration.text, state.locale)
     if disclosure is not None:
         state.emit("notice", kind="disclosure", text=disclosure)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import AsyncIterator
+from functools import partial
 from typing import Any
 
 import anyio
@@ -28,6 +29,7 @@ from beacon.loop.evidence import tool_call_rows
 from beacon.loop.frames import Frame, FrameMaker
 from beacon.loop.gather import MAX_GATHER_ROUNDS, gather
 from beacon.loop.narrowing_state import resume
+from beacon.loop.screen import screen_question
 from beacon.loop.state import TurnDeps, TurnState, new_turn_id
 from beacon.store.errors import StoreError
 from beacon.store.records import Message
@@ -144,6 +146,8 @@ class Turn:
     async def _produce(self) -> None:
         state = self.state
         try:
+            # The question's filters first: a blocked one reaches no model, no upstream.
+            await screen_question(state)
             await self._session_context()
             async with state.deps.upstream.open(
                 bearer=self.bearer, scenario=state.scenario, turn_id=state.turn_id
@@ -175,10 +179,19 @@ class Turn:
     async def _flush_audit(self) -> None:
         state = self.state
         rows, state.audit = state.audit, []
+        blocks, state.filter_audit = state.filter_audit, []
         calls = tool_call_rows(state.turn_id, state.made)
-        if rows or calls:
+        if rows or calls or blocks:
             try:
-                await anyio.to_thread.run_sync(state.deps.store.record_audit, rows, calls)
+                await anyio.to_thread.run_sync(
+                    partial(
+                        state.deps.store.record_audit,
+                        rows,
+                        calls,
+                        turn_id=state.turn_id,
+                        narration=blocks,
+                    )
+                )
             except Exception:
                 log.exception("turn %s: %d audit rows not written", state.turn_id, len(rows))
 

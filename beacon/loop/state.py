@@ -19,6 +19,7 @@ from beacon.adjudication.constraints import Constraint
 from beacon.auth.verify import Identity
 from beacon.llm.client import LlmConfig
 from beacon.loop.evidence import Evidence
+from beacon.loop.filters import NO_FILTERS, Filters
 from beacon.loop.finalize import ANSWER_DEADLINE_S
 from beacon.loop.frames import Frame, FrameMaker
 from beacon.loop.language import answer_locale
@@ -44,6 +45,7 @@ class TurnDeps:
     store: TurnStore
     answer_deadline_s: float = ANSWER_DEADLINE_S
     heartbeat_s: float = HEARTBEAT_S
+    filters: Filters = NO_FILTERS  # none: every question and answer passes
 
 
 def new_turn_id() -> str:
@@ -68,6 +70,8 @@ class TurnState:
     turn_block: str = field(default_factory=lambda: turn_block([], None))
     narrowing: Narrowing = field(default_factory=Narrowing)
     audit: list[AuditRow] = field(default_factory=list)  # PEP rows, saved with the answer
+    # A safety filter's block (screen.py): narration_audit rows written when the turn ends.
+    filter_audit: list[dict[str, str]] = field(default_factory=list)
     pages: dict[str, PageRecord] = field(default_factory=dict)  # load-more, per slot
     directory: list[dict[str, str]] = field(default_factory=list)  # round 0's projects
     # What the question limits its set by, read by code once the directory is known.

@@ -26,6 +26,7 @@ export const NOTICE_KINDS = Object.freeze([
   "disclosure",
   "failure",
   "absence",
+  "blocked",
 ]);
 
 // The count grades (SPEC §3); UNKNOWN permits no number at all.

@@ -10,6 +10,7 @@ import os
 from dataclasses import dataclass
 
 from beacon.adjudication import sentinel_from_env
+from beacon.loop.filters import NO_FILTERS, FilterError, Filters, load_filters
 from beacon.store.crypto import Keyring, keyring_from_env
 from beacon.store.errors import KeyringError
 from beacon.wire.contract import ContractError, UpstreamContract, load_contract
@@ -74,6 +75,9 @@ class Settings:
     # Questions a user may ask a UTC day (README "Quota"); a token's questions_per_day
     # claim overrides it. None (BEACON_QUOTA_PER_DAY unset): no quota.
     quota_per_day: int | None = None
+    # Safety filters (README "Safety filters"): BEACON_FILTERS' module:attribute names and
+    # the beacon.filters entry points, loaded once here so a bad name refuses the start.
+    filters: Filters = NO_FILTERS
 
 
 def _seconds(environ: dict[str, str], name: str, default: float) -> float:
@@ -137,6 +141,10 @@ def settings_from_env(environ: dict[str, str] | None = None) -> Settings:
     except KeyringError as exc:
         raise SettingsError(f"BEACON_KEYS: {exc}") from exc
     contract = _contract(env)
+    try:
+        filters = load_filters(env.get("BEACON_FILTERS"))
+    except FilterError as exc:
+        raise SettingsError(str(exc)) from exc
     return Settings(
         mcp_url=env["BEACON_MCP_URL"],
         llm_base_url=env["BEACON_LLM_BASE_URL"],
@@ -183,4 +191,5 @@ def settings_from_env(environ: dict[str, str] | None = None) -> Settings:
             if env.get("BEACON_QUOTA_PER_DAY")
             else None
         ),
+        filters=filters,
     )

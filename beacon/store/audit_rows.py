@@ -24,12 +24,22 @@ class AuditRecords(StoreCore):
     """Permission verdicts, tool calls and narration drops, by turn."""
 
     def record_audit(
-        self, rows: Sequence[AuditRow], tool_calls: Sequence[Mapping[str, Any]] = ()
+        self,
+        rows: Sequence[AuditRow],
+        tool_calls: Sequence[Mapping[str, Any]] = (),
+        *,
+        turn_id: str | None = None,
+        narration: Sequence[Mapping[str, str]] = (),
     ) -> None:
-        """A turn's audit rows without an answer (the turn ended in an error)."""
+        """A turn's audit rows without an answer (the turn ended in an error); its
+        narration rows (a safety filter's block) need the ``turn_id`` they seal under."""
+        now = self.clock()
         with self.transaction() as tx:
             self._write_audit(tx, rows)
-            self._write_tool_calls(tx, tool_calls, self.clock())
+            self._write_tool_calls(tx, tool_calls, now)
+            if narration and turn_id is not None:
+                owner = self._owner_of_turn(tx, turn_id) or ""
+                self._write_narration(tx, turn_id, owner, narration, now)
 
     def _write_audit(self, tx: Tx, rows: Sequence[AuditRow]) -> None:
         if rows:

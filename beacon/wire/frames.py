@@ -206,7 +206,8 @@ class DeltaData(_Wire):
 class NoticeData(_Wire):
     turn_id: str
     seq: int
-    kind: Literal["counter_question", "denied", "disclosure", "failure", "absence"]
+    # blocked: a safety filter stopped the turn (beacon/loop/filters.py); an error follows.
+    kind: Literal["counter_question", "denied", "disclosure", "failure", "absence", "blocked"]
     text: str
     options: list[dict[str, Any]] = []
 

@@ -32,6 +32,7 @@ WRITTEN = {
     AuditKind.SUBJECT_SHARED: "subject_shared",
     AuditKind.SCOPE_APPLIED: "scope_applied",
     AuditKind.SCOPE_UNAPPLIED: "scope_unapplied",
+    AuditKind.FILTER_BLOCKED: "filter_blocked",
 }
 
 

@@ -93,6 +93,7 @@ async def post_turn(
         store=store,
         answer_deadline_s=settings.answer_deadline_s,
         heartbeat_s=settings.heartbeat_s,
+        filters=settings.filters,
     )
     turn = Turn(
         body,
