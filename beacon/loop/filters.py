@@ -132,7 +132,8 @@ def _resolve(name: str) -> object:
 
 
 def _checked_kind(name: str, found: object) -> tuple[str, object]:
-    if not isinstance(found, InputFilter | OutputFilter):
+    # A class has the methods too (unbound): the isinstance check alone would pass it.
+    if isinstance(found, type) or not isinstance(found, InputFilter | OutputFilter):
         raise FilterError(
             f"{SETTING}: {name} has neither check_question nor check_answer: "
             "name a filter object (beacon/loop/filters.py), not its class or module"
