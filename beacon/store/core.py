@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel
 
 from beacon.store.backends import Backend, Tx
-from beacon.store.crypto import Keyring, record_context, seal, unseal
+from beacon.store.crypto import Keyring, needs_reseal, record_context, seal, unseal
 from beacon.store.errors import (
     KeyringError,
     SealedReason,
@@ -74,6 +74,18 @@ class StoreCore(Backend):
         except SealedRecordError:
             return False
         return True
+
+    def resealed(self, record: bytes, owner: str, *place: str) -> bytes | None:
+        """The record sealed again under the active key, at the same owner and place,
+        or None when it already is (``beacon.store.reseal``). A version 1 record comes
+        back as version 2: re-sealing binds its owner too."""
+        if not needs_reseal(self._ring, record):
+            return None
+        return self._seal(self._unseal(record, owner, *place), owner, *place)
+
+    @property
+    def keyring(self) -> Keyring:
+        return self._ring
 
     # --- reads ----------------------------------------------------------------------
 

@@ -36,6 +36,7 @@ NONCE_BYTES = 12  # 96-bit random nonces: safe for well under 2**32 records per 
 TAG_BYTES = 16
 KEYS_ENV = "BEACON_KEYS"
 _KEY_ID = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
+HEADER_MAX = 2 + 32  # version, id length, the longest key id
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,7 +171,7 @@ def sealed_key_id(record: bytes) -> str:
 
 
 def needs_reseal(ring: Keyring, record: bytes) -> bool:
-    """True when sealed under a retired key: re-seal it on the next write."""
+    """True when sealed under a retired key: ``beacon store reseal`` re-seals it."""
     return sealed_key_id(record) != ring.active
 
 
@@ -179,21 +180,31 @@ def _header(kid: str) -> bytes:
     return bytes([VERSION, len(encoded)]) + encoded
 
 
-def _read_header(record: bytes) -> tuple[str, int]:
-    if len(record) < 2:
+def header_key_id(prefix: bytes) -> str:
+    """The key id in a record's first ``HEADER_MAX`` bytes (or more): what counting
+    records per key reads, without fetching whole records."""
+    if len(prefix) < 2:
         raise SealedRecordError(SealedReason.TRUNCATED, "the record is shorter than its header")
-    if record[0] not in (VERSION, LEGACY_VERSION):
+    if prefix[0] not in (VERSION, LEGACY_VERSION):
         raise SealedRecordError(
             SealedReason.UNSUPPORTED_VERSION,
-            f"record version {record[0]} is not {VERSION} (or {LEGACY_VERSION})",
+            f"record version {prefix[0]} is not {VERSION} (or {LEGACY_VERSION})",
         )
-    body_at = 2 + record[1]
-    if len(record) < body_at + NONCE_BYTES + TAG_BYTES:
+    body_at = 2 + prefix[1]
+    if len(prefix) < body_at:
         raise SealedRecordError(SealedReason.TRUNCATED, "the record is cut short")
     try:
-        kid = record[2:body_at].decode("ascii")
+        kid = prefix[2:body_at].decode("ascii")
     except UnicodeDecodeError as exc:
         raise SealedRecordError(SealedReason.MALFORMED_HEADER, "the key id is not ascii") from exc
     if not _KEY_ID.match(kid):
         raise SealedRecordError(SealedReason.MALFORMED_HEADER, "the key id is malformed")
+    return kid
+
+
+def _read_header(record: bytes) -> tuple[str, int]:
+    kid = header_key_id(record)
+    body_at = 2 + record[1]
+    if len(record) < body_at + NONCE_BYTES + TAG_BYTES:
+        raise SealedRecordError(SealedReason.TRUNCATED, "the record is cut short")
     return kid, body_at
