@@ -61,6 +61,7 @@ from beacon.server.writer import FrameWriter
 from beacon.store.errors import SealedRecordError, StoreError, StoreUnavailable
 from beacon.store.opening import open_store
 from beacon.store.quota import open_quota
+from beacon.store.reseal import refuse_missing_keys
 from beacon.store.retention import retention_from_env
 from beacon.store.turns import TurnStore
 from beacon.telemetry import metrics
@@ -159,6 +160,9 @@ def _open_context(settings: Settings) -> AppContext:
         # A ring that opens none of the store's recent turns would answer every
         # reattach with an error and seal new frames no other process can read.
         store.check_keys()
+        # A key gone from the ring while records still need it: those would be
+        # record_unreadable for as long as this serves (`beacon store reseal` first).
+        refuse_missing_keys(store)
     except StoreError:
         store.close()
         raise

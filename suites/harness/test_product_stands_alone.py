@@ -59,6 +59,9 @@ COMMANDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     # issue 30: the analyst's report and the retention prune.
     "report": (("--db", "--format", "--since"), ()),
     "store prune": (("--db", "--dry-run"), ()),
+    # issue 33: every record under the active key, and records per key id.
+    "store reseal": (("--batch", "--db"), ()),
+    "store keys": (("--db",), ()),
     "sweep": (("--root",), ()),
     "boundaries list": (("--by-kind", "--root"), ()),
     # Typed options now (their --help exits 0), passed on to the gates' own parsers.

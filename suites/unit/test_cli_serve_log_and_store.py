@@ -1,5 +1,5 @@
 """The CLI's smaller rooms on their own: ``beacon serve``'s access log and start
-line (``access_log.py``), ``beacon store prune`` (``store_cmd.py``) and the
+line (``access_log.py``), ``beacon store prune``, ``reseal`` and ``keys`` (``store_cmd.py``) and the
 ``--since`` reading and store opening ``beacon report`` shares with it
 (``report.py``). Over a real process: suites/e2e/test_cli.py."""
 
@@ -22,6 +22,7 @@ from beacon.cli.main import app
 from beacon.cli.report import parse_since
 from beacon.cli.store_cmd import show_retention
 from beacon.store.crypto import parse_keys
+from beacon.store.frames import OpenTurn
 from beacon.store.opening import open_store
 from beacon.wire.headers import TURN_HEADER
 
@@ -121,3 +122,26 @@ def test_a_malformed_retention_setting_is_refused_before_a_server_starts(
         show_retention("serve")
     assert refused.value.exit_code == Exit.USAGE
     assert "BEACON_RETAIN_TURNS_DAYS" in capsys.readouterr().err
+
+
+def test_store_reseal_refuses_a_ring_that_cannot_open_then_reseals_and_keys_counts_k2(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = str(tmp_path / "beacon.sqlite3")
+    k1, k2 = "k1:" + "A" * 43 + "=", "k2:" + "B" * 43 + "="
+    old = open_store(db, parse_keys(k1))
+    old.append_frames([("t1", 1, "start", b"s")], opens=[OpenTurn("t1", "u", None, "single")])
+    old.close()
+    monkeypatch.setenv("BEACON_KEYS", k2)
+    blind = CliRunner().invoke(app, ["store", "reseal", "--db", db])
+    assert blind.exit_code == Exit.FAILED
+    assert "frames.body: 0 re-sealed, 0 already under the active key, 0 rewritten " in blind.output
+    assert "1 unreadable (keys not in the ring: k1 ×1)" in blind.output
+    monkeypatch.setenv("BEACON_KEYS", f"{k2},{k1}")
+    done = CliRunner().invoke(app, ["store", "reseal", "--batch", "1", "--db", db])
+    assert done.exit_code == 0, done.output
+    assert "frames.body: 1 re-sealed, 0 already under the active key" in done.output
+    keys = CliRunner().invoke(app, ["store", "keys", "--db", db])
+    assert keys.exit_code == 0, keys.output
+    assert keys.output.splitlines()[0] == "frames.body: k2 1"
+    assert keys.output.splitlines()[-1] == "total: k2 1"
