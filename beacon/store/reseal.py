@@ -99,7 +99,8 @@ class Figures:
     label: str
     resealed: int = 0
     skipped: int = 0  # already under the active key (or not sealed: older tokens)
-    changed: int = 0  # rewritten meanwhile by a turn: under the active key already
+    # Rewritten meanwhile by a turn (under the active key already) or pruned: left alone.
+    changed: int = 0
     unreadable: int = 0  # does not open with this ring: left as it is
     missing_keys: Counter[str] = field(default_factory=Counter)
 
@@ -148,11 +149,20 @@ def _batches(
         f"SELECT {select} FROM {col.table} x LEFT JOIN {col.owner_table} o "
         f"ON o.id = x.{col.owner_key}"
     )
+    marks = ", ".join("?" for _ in key)
+    downward = ", ".join(f"x.{k} DESC" for k in key)
+    # The last key when the pass starts bounds it: a row added after it is sealed
+    # under the active key already, and a pass never chases a table that grows.
+    last = store.read(
+        partial(_fetch, f"SELECT {keys} FROM {col.table} x ORDER BY {downward} LIMIT 1", ())
+    )
+    if not last:
+        return
     after: Sequence[object] | None = None
     while True:
-        where = f" WHERE ({keys}) > ({', '.join('?' for _ in key)})" if after else ""
-        sql = f"{base}{where} ORDER BY {keys} LIMIT ?"
-        params = (*(after or ()), batch)
+        where = f"({keys}) <= ({marks})" + (f" AND ({keys}) > ({marks})" if after else "")
+        sql = f"{base} WHERE {where} ORDER BY {keys} LIMIT ?"
+        params = (*last[0], *(after or ()), batch)
         rows = store.read(partial(_fetch, sql, params))
         if not rows:
             return

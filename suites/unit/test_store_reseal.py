@@ -197,7 +197,7 @@ def test_turns_written_and_records_replaced_during_a_reseal_all_read_back_withou
     def serve_until_finished() -> None:
         # A server meanwhile: new turns, and the load-more records of old ones replaced.
         n = 0
-        while not finished.is_set() or n < 3:
+        while n < 3 or (not finished.is_set() and n < 40):
             _turn(serving, f"new{n}", "s2" if n % 2 else None)
             served.append(f"new{n}")
             record = PAGE.model_copy(update={"cursor": f"after-{n}"})
@@ -223,3 +223,23 @@ def test_turns_written_and_records_replaced_during_a_reseal_all_read_back_withou
     # The last record written wins: never a stale one put back by the reseal.
     for turn_id, record in replaced.items():
         assert only_k2.load_page_record(turn_id, "c1") == record
+
+
+def test_a_pass_ends_though_turns_keep_being_added_behind_it(
+    location: str, opened: list[TurnStore]
+) -> None:
+    old = _store(location, K1, opened)
+    _turn(old, "t1", None)
+    old.close()
+    serving = _store(location, f"{K2},{K1}", opened)
+    added: list[str] = []
+
+    def a_turn_lands_after_each_batch() -> bool:
+        # 3 frames land for each 1 re-sealed: a pass that chased the tail never ends.
+        added.append(f"u{len(added):04d}")
+        _turn(serving, added[-1], None)
+        return len(added) > 200  # the test's own bound: stopped here is a failure
+
+    done = reseal(serving, batch=1, stop=a_turn_lands_after_each_batch)
+    assert done.finished
+    assert done.resealed == 3 + 1 + 1 + 1 + 1  # t1's frames, answer, sources, page, token
