@@ -32,13 +32,15 @@ def _env(stack: Stack, url: str, tmp_path: Path, keys: str) -> dict[str, str]:
     )
 
 
-def _beacon(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+def _beacon(
+    env: dict[str, str], *args: str, timeout_s: float = 120
+) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [beacon_executable(), *args],
         env=env,
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=timeout_s,
         check=False,
     )
 
@@ -62,7 +64,9 @@ def test_a_retired_key_is_dropped_after_a_reseal_made_while_a_server_serves(
     with chat_process(rotated) as (b, _):
         for _ in range(3):  # the most recent turns open with k2: only the census sees k1
             turn(b)
-        refused = _beacon(_env(stack, pg_url, tmp_path, k2), "serve", "--port", str(free_port()))
+        # Bounded: a server that wrongly starts would otherwise serve until killed.
+        only_k2 = _env(stack, pg_url, tmp_path, k2)
+        refused = _beacon(only_k2, "serve", "--port", str(free_port()), timeout_s=60)
         assert refused.returncode == 2, refused.stderr[-2000:]
         lines = refused.stderr.strip().splitlines()
         assert len(lines) == 1, refused.stderr[-2000:]
