@@ -16,6 +16,7 @@ from beacon.store.backends import Tx
 from beacon.store.core import StoreCore
 from beacon.store.errors import SealedReason, SealedRecordError
 from beacon.store.schema import AUDIT_COLUMNS, AUDIT_INSERT, TOOL_CALL_COLUMNS, TOOL_CALL_INSERT
+from beacon.wire.audit import AuditKind
 
 SEALED_TOKEN = "sealed:"  # a narration_audit token sealed at rest (base64 after it)
 
@@ -66,11 +67,18 @@ class AuditRecords(StoreCore):
         rows: Sequence[Mapping[str, str]],
         now: float,
     ) -> None:
-        """Every dropped sentence and slot verdict, ``{kind, rule, token}``."""
+        """Every dropped sentence and slot verdict, ``{kind, rule, token}``; a kind that is
+        not an ``AuditKind`` is refused (ValueError), and the whole answer with it."""
         tx.executemany(
             "INSERT INTO narration_audit (turn_id, kind, rule, token, at) VALUES (?, ?, ?, ?, ?)",
             [
-                (turn_id, n["kind"], n["rule"], self._seal_token(n, owner, turn_id), now)
+                (
+                    turn_id,
+                    str(AuditKind(n["kind"])),
+                    n["rule"],
+                    self._seal_token(n, owner, turn_id),
+                    now,
+                )
                 for n in rows
             ],
         )

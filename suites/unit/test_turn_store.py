@@ -135,7 +135,7 @@ def test_content_is_not_stored_in_the_clear(backend: Backend) -> None:
         sources=[{"title": "secret source"}],
         pages={"search#1": SECRET_PAGE},
         narrowing=("s1", NarrowingRecord(state=GateState.OFFERED, tool="secret narrowing")),
-        narration=[{"kind": "dropped", "rule": "free_count", "token": "secret phrase"}],
+        narration=[{"kind": "narration_dropped", "rule": "free_count", "token": "secret phrase"}],
     )
     kept.save_feedback("t1", owner="u", rating="down", comment="secret comment")
     for table, columns in SEALED.items():
@@ -145,8 +145,26 @@ def test_content_is_not_stored_in_the_clear(backend: Backend) -> None:
         assert all(b"secret" not in value for value in stored), table
     assert kept.feedback("t1") == ("down", "secret comment")
     assert kept.narration_drops("t1") == [
-        {"kind": "dropped", "rule": "free_count", "token": "secret phrase"}
+        {"kind": "narration_dropped", "rule": "free_count", "token": "secret phrase"}
     ]
+
+
+def test_a_narration_row_of_no_audit_kind_is_refused_with_the_whole_answer(
+    backend: Backend,
+) -> None:
+    kept = backend.store()
+    kept.open_turn("t1", owner="u", session_id=None, mode="single")
+    with pytest.raises(ValueError, match="dropped"):
+        kept.save_answer(
+            "t1",
+            session_id=None,
+            question="q",
+            answer="a",
+            sources=[],
+            narration=[{"kind": "dropped", "rule": "free_count", "token": "x"}],
+        )
+    assert kept.answer("t1") is None  # nothing of it was saved
+    assert kept.narration_drops("t1") == []
 
 
 def test_a_tampered_record_is_an_error_never_garbage(backend: Backend) -> None:
