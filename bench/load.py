@@ -56,12 +56,16 @@ NEAR_CAP_HEADS = 900  # a round of connections, under the cap so that all are he
 HEADER_CAP = 32 * 1024  # the stack's: BEACON_MAX_HEADER_BYTES is not set
 SETTLE_S = 10.0  # the most a poll waits for the server to take or drop connections
 HALF_HEAD = b"GET /healthz HTTP/1.1\r\nHost: beacon\r\n"
+DEFAULT_MAX_TURNS = 100  # beacon serve's BEACON_MAX_TURNS when it is not set
 
 
 def outcome(run: TurnRun | None) -> str:
-    """``done``, ``error:<code>`` or ``lost:<why>`` for one turn."""
+    """``done``, ``error:<code>``, ``refused`` (a 503 before any frame: admission control
+    past ``BEACON_MAX_TURNS``, a figure like an error) or ``lost:<why>`` for one turn."""
     if run is None:
         return "lost:no terminal within the deadline"
+    if run.status == 503 and not run.events:
+        return "refused"
     if run.failure is not None:
         return f"lost:{run.failure[:60]}"
     if (problem := frame_problem(run.events)) is not None:
@@ -236,6 +240,7 @@ async def measure(
         "deadline_s": deadline_s,
         "wall_s": wall_s,
         "done": outcomes.get("done", 0),
+        "refused_503": outcomes.get("refused", 0),
         "errors_by_code": errors,
         "lost": sum(lost.values()),
         "lost_reasons": lost,
@@ -258,6 +263,8 @@ def lines(figures: dict[str, Any]) -> list[str]:
         f"load: {figures['turns']} concurrent turns, {len(QUESTIONS)} questions mixed, one stack",
         f"  done {figures['done']}; error {sum(errors.values())}"
         + (f" ({', '.join(f'{k} {v}' for k, v in sorted(errors.items()))})" if errors else "")
+        + f"; refused 503 before starting {figures.get('refused_503', 0)}"
+        + f" (past the process's {DEFAULT_MAX_TURNS} turns: admission control)"
         + f"; lost {figures['lost']} (must be 0)"
         + (f": {figures['lost_reasons']}" if figures["lost_reasons"] else ""),
         f"  wall time {figures['wall_s']:.1f} s; chat server RSS {rss}",

@@ -102,6 +102,10 @@ def test_the_load_bench_files_a_turn_as_done_its_error_code_or_lost_with_the_rea
         "lost:seq goes from 1 to 3"
     )
     assert load.outcome(None) == "lost:no terminal within the deadline"
+    # Admission control's 503 before any frame is a figure of its own, never a lost turn;
+    # a 503 after frames began would be a broken stream.
+    assert load.outcome(TurnRun(status=503, failure="HTTP 503")) == "refused"
+    assert load.outcome(TurnRun(status=500, failure="HTTP 500")) == "lost:HTTP 500"
 
 
 def test_the_restart_bench_counts_two_terminals_apart_from_a_lost_turn() -> None:
