@@ -70,10 +70,17 @@ class SqliteStore(TurnStore):
 
     def _open(self, busy_ms: int = READER_BUSY_MS) -> sqlite3.Connection:
         # ``timeout`` is SQLite's busy timeout: how long a locked database is waited on.
-        db = sqlite3.connect(
-            self.path, timeout=busy_ms / 1000, isolation_level=None, check_same_thread=False
-        )
-        db.execute("PRAGMA synchronous=NORMAL")  # durable across a crash of the process
+        try:
+            db = sqlite3.connect(
+                self.path, timeout=busy_ms / 1000, isolation_level=None, check_same_thread=False
+            )
+            db.execute("PRAGMA synchronous=NORMAL")  # durable across a crash of the process
+        except sqlite3.OperationalError as exc:
+            # A folder that is not there or not writable: the operator's one-line fix.
+            raise StoreError(
+                f"cannot open the SQLite store {self.path!r} ({exc}): create its folder or"
+                " point BEACON_DB (or --db) at a writable path"
+            ) from exc
         return db
 
     @contextmanager

@@ -114,6 +114,18 @@ def test_store_prune_without_a_store_named_is_a_usage_error(
     assert "no store named: pass --db or set BEACON_DB" in done.output
 
 
+@pytest.mark.parametrize("command", [["store", "prune"], ["report"]])
+def test_a_store_in_a_folder_that_is_not_there_is_one_line_naming_the_fix(
+    tmp_path: Path, command: list[str]
+) -> None:
+    missing = tmp_path / "no-such-folder" / "beacon.sqlite3"
+    done = CliRunner().invoke(app, [*command, "--db", str(missing)])
+    assert done.exit_code == 1
+    (line,) = done.output.strip().splitlines()
+    assert str(missing) in line and "create its folder" in line
+    assert "unexpected" not in line and not missing.parent.exists()
+
+
 def test_a_malformed_retention_setting_is_refused_before_a_server_starts(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
