@@ -18,9 +18,25 @@ import typer
 RootOpt = Annotated[Path, typer.Option(help="repository root to work on")]
 
 
-def _sweep(root: RootOpt = Path(".")) -> None:
-    """Run every boundary's check; write reports/sweep/latest.json; exit 1 on any failure."""
+def _sweep(
+    root: RootOpt = Path("."),
+    upstream: Annotated[
+        str | None,
+        typer.Option(help="check the upstream boundaries against this live MCP URL instead"),
+    ] = None,
+    token: Annotated[str | None, typer.Option(help="the live upstream's bearer")] = None,
+    out: Annotated[
+        Path | None, typer.Option(help="with --upstream: where upstream.json goes")
+    ] = None,
+) -> None:
+    """Run every boundary's check; write reports/sweep/latest.json; exit 1 on any failure.
+    With --upstream: the upstream's boundaries against a live MCP server (upstream.json)."""
     from harness.sweep import run_sweep, write_record
+
+    if upstream is not None:
+        from harness.watch_cli import live_sweep
+
+        live_sweep(root, upstream, token, out)
 
     record = run_sweep(root)
     path = write_record(root.resolve(), record)
@@ -359,7 +375,10 @@ def _audit_upstream(
 
 
 def register(app: typer.Typer) -> None:
+    from harness.watch_cli import watch_command
+
     app.command("sweep")(_sweep)
+    app.command("watch")(watch_command)
     app.add_typer(boundaries_app, name="boundaries")
     app.command("check-executed")(_check_executed)
     app.add_typer(audit_app, name="audit")

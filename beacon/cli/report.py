@@ -35,12 +35,18 @@ DbOpt = Annotated[
 ]
 
 
+def duration_seconds(value: str) -> float | None:
+    """``90m``, ``24h``, ``7d``, ``2w``, ``30s`` as seconds; None when it is not one."""
+    found = _DURATION.fullmatch(value.strip())
+    return float(found[1]) * _UNIT_S[found[2]] if found else None
+
+
 def parse_since(value: str, now: float) -> float:
     """A date, an ISO time, or a duration back from ``now``, as epoch seconds."""
     text = value.strip()
-    found = _DURATION.fullmatch(text)
-    if found:
-        return now - float(found[1]) * _UNIT_S[found[2]]
+    back = duration_seconds(text)
+    if back is not None:
+        return now - back
     try:
         if len(text) == 10:
             day = date.fromisoformat(text)

@@ -4,7 +4,7 @@ the served OpenAPI document — each against its pinned JSON Schema."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from harness import producers
@@ -18,6 +18,21 @@ def stub_tool_result(params: Mapping[str, Any], ctx: CheckContext) -> None:
     result = producers.tool_result(
         require(params, "tool"), dict(params.get("arguments", {})), params.get("mode", "ok")
     )
+    judge_tool_result(result, params, ctx)
+
+
+def pinned_value(ref: str, field: str) -> Any:
+    return normalize(resolve(ref, field))
+
+
+def judge_tool_result(
+    result: Any,
+    params: Mapping[str, Any],
+    ctx: CheckContext,
+    ours_for: Callable[[str, str], Any] = pinned_value,
+) -> None:
+    """One tool result, however it was had (in-process here, over HTTP in
+    ``harness.live_sweep``), against a ``stub-tool-result`` row's schema and matches."""
     validate(result, require(params, "schema"), "check.schema")
     for index, pair in enumerate(params.get("matches", ())):
         field = f"check.matches[{index}]"
@@ -27,7 +42,7 @@ def stub_tool_result(params: Mapping[str, Any], ctx: CheckContext) -> None:
                 raise CheckFailed(field, f"the result has no {pair['pointer']}")
             produced = produced[key]
         defined_where_named(pair["ref"], ctx, f"{field}.ref")
-        ours = normalize(resolve(pair["ref"], f"{field}.ref"))
+        ours = ours_for(pair["ref"], f"{field}.ref")
         if produced != ours:
             raise CheckFailed(
                 field, f"upstream sent {produced!r} at {pair['pointer']}, {pair['ref']} is {ours!r}"

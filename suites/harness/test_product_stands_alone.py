@@ -62,7 +62,9 @@ COMMANDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     # issue 33: every record under the active key, and records per key id.
     "store reseal": (("--batch", "--db"), ()),
     "store keys": (("--db",), ()),
-    "sweep": (("--root",), ()),
+    # issue 33: --upstream checks a live MCP server; watch runs that on a schedule.
+    "sweep": (("--out", "--root", "--token", "--upstream"), ()),
+    "watch": (("--every", "--once", "--out", "--root", "--times", "--token", "--upstream"), ()),
     "boundaries list": (("--by-kind", "--root"), ()),
     # Typed options now (their --help exits 0), passed on to the gates' own parsers.
     "gate observe": (("--bypass", "--junit", "--root"), ()),
@@ -282,7 +284,7 @@ def test_the_stub_harness_and_gates_register_through_entry_points() -> None:
     assert load_commands(fresh) == sorted(ENTRY_POINTS)
     assert command_names(fresh) == {
         "stub-mcp", "stub-llm", "sweep", "boundaries", "check-executed", "audit", "probe",
-        "verify", "gate", "postgres", "audit-upstream",
+        "verify", "gate", "postgres", "audit-upstream", "watch",
     }  # fmt: skip
     assert set(STUB_COMMANDS) <= command_names(app)
 
