@@ -74,6 +74,7 @@ def test_watch_once_goes_red_naming_the_sentinel_when_the_stub_raises_its_cap(
     assert done.returncode == 1, done.stdout + done.stderr
     drift = [line for line in done.stdout.splitlines() if line.startswith("drift: ")]
     assert len(drift) == 1 and drift[0].startswith(f"drift: {SENTINEL_ROW}: "), done.stdout
+    assert "at /structuredContent/total" in drift[0] and "is 3000" in drift[0], drift[0]
     assert json.loads((tmp_path / "watch.json").read_text())["last"]["ok"] is False
     metrics = (tmp_path / "watch.prom").read_text()
     assert f'beacon_watch_drift{{boundary="{SENTINEL_ROW}"}} 1.0' in metrics
