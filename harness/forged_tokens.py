@@ -148,6 +148,11 @@ REJECTIONS = [
     pytest.param(lambda: mint(tiers=["core"]), Reason.BAD_TIERS, id="tiers-a-capability-name"),
     pytest.param(lambda: mint(tiers=[1]), Reason.BAD_TIERS, id="tiers-not-strings"),
     pytest.param(lambda: mint(tiers={"a": 1}), Reason.BAD_TIERS, id="tiers-an-object"),
+    pytest.param(lambda: mint(typ="robot"), Reason.BAD_TYPE, id="typ-of-no-family"),
+    pytest.param(lambda: mint(typ="service"), Reason.BAD_SCOPE, id="service-without-scope"),
+    pytest.param(
+        lambda: mint(typ="service", scope="probe admin"), Reason.BAD_SCOPE, id="scope-unknown"
+    ),
     pytest.param(lambda: mint(sub=42), Reason.MALFORMED, id="sub-not-a-string"),
     pytest.param(lambda: mint(exp="soon"), Reason.MALFORMED, id="exp-not-a-number"),
     pytest.param(lambda: "", Reason.MALFORMED, id="empty-string"),

@@ -1,6 +1,7 @@
 """Verified identity: RS256 bearer tokens checked against a JWKS (file or URL)."""
 
 from beacon.auth.errors import AuthError, JwksUnavailable, Reason, TokenRejected
+from beacon.auth.families import SCOPES, Family
 from beacon.auth.jwks import JwksCache, KeySet, load_jwks_file, parse_jwks
 from beacon.auth.verify import (
     Identity,
@@ -13,7 +14,9 @@ from beacon.auth.verify import (
 )
 
 __all__ = [
+    "SCOPES",
     "AuthError",
+    "Family",
     "Identity",
     "JwksCache",
     "JwksUnavailable",

@@ -29,6 +29,8 @@ class Reason(StrEnum):
     WRONG_ISSUER = "wrong_issuer"
     MISSING_CLAIM = "missing_claim"
     BAD_TIERS = "bad_tiers"
+    BAD_TYPE = "bad_type"
+    BAD_SCOPE = "bad_scope"
     LIFETIME_TOO_LONG = "lifetime_too_long"
     JWKS_UNAVAILABLE = "jwks_unavailable"
 

@@ -17,6 +17,7 @@ import jwt
 from cryptography.hazmat.primitives.asymmetric.rsa import RSAPublicKey
 
 from beacon.auth.errors import Reason, TokenRejected
+from beacon.auth.families import Family, family_of, scopes_of
 from beacon.auth.jwks import JwksCache
 
 ALGORITHM = "RS256"
@@ -44,6 +45,9 @@ class Identity:
     expires_at: datetime
     # The token's ``questions_per_day`` claim (README "Quota"); None: the server's setting.
     questions_per_day: int | None = None
+    # README "Identity": a service token has scopes and no tiers, and reads no user's data.
+    family: Family = Family.USER
+    scopes: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,7 +100,7 @@ def verify_with_keys(token: str, keys: Mapping[str, RSAPublicKey], policy: Token
 
 
 def verify_signed(token: str, key: RSAPublicKey, policy: TokenPolicy) -> Identity:
-    """Signature, then registered claims, then ``sub`` and ``tiers``; pure."""
+    """Signature, then registered claims, then ``sub``, the family and its claims; pure."""
     try:
         claims: dict[str, Any] = jwt.decode(
             token,
@@ -114,10 +118,13 @@ def verify_signed(token: str, key: RSAPublicKey, policy: TokenPolicy) -> Identit
     sub = claims["sub"]
     if not isinstance(sub, str) or not sub.strip():
         raise TokenRejected(Reason.MISSING_CLAIM, "the token carries no subject")
+    expires_at = datetime.fromtimestamp(int(claims["exp"]), tz=UTC)
+    if family_of(claims) is Family.SERVICE:
+        return Identity(sub, frozenset(), expires_at, None, Family.SERVICE, scopes_of(claims))
     return Identity(
         sub=sub,
         tiers=_tiers(claims, policy.known_tiers),
-        expires_at=datetime.fromtimestamp(int(claims["exp"]), tz=UTC),
+        expires_at=expires_at,
         questions_per_day=_questions_per_day(claims),
     )
 

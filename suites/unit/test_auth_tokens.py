@@ -339,5 +339,5 @@ async def test_a_token_minted_by_the_running_stub_verifies_against_its_jwks_url(
 
 def test_the_public_surface_is_complete() -> None:
     exported = {n for n in dir(beacon.auth) if not n.startswith("_")}
-    modules = {"errors", "jwks", "verify"}
+    modules = {"errors", "families", "jwks", "verify"}
     assert set(beacon.auth.__all__) == exported - modules
