@@ -19,7 +19,7 @@ from typing import Any
 
 import anyio
 import httpx
-from fastapi import FastAPI, Request
+from fastapi import Depends, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
@@ -27,8 +27,9 @@ from starlette.exceptions import HTTPException
 from beacon import __version__
 from beacon.auth.verify import Verifier
 from beacon.policy.capabilities import TIERS, development_tiers
+from beacon.server.access import admit, refused
 from beacon.server.context import AppContext
-from beacon.server.edge import EdgeLimits, invalid_request, unforeseen
+from beacon.server.edge import EdgeLimits, Refusal, invalid_request, unforeseen
 from beacon.server.follow import StoreFollowers
 from beacon.server.fronting import upstream_link
 from beacon.server.headers import SecurityHeaders, origin_of
@@ -48,6 +49,7 @@ from beacon.server.routes import (
     projects,
     quota,
     root,
+    service,
     sessions,
     tickets,
     turns,
@@ -79,6 +81,7 @@ ROUTERS = (
     projects.router,
     tickets.router,
     quota.router,
+    service.router,
 )
 
 
@@ -117,7 +120,13 @@ def create_app(settings: Settings) -> FastAPI:
     exposition = metrics.metrics_setting()
     configure_tracing()
     lifespan = _lifespan(context, rate_limits, pruning, exposition)
-    app = FastAPI(title="Beacon chat server", version=__version__, lifespan=lifespan)
+    # Every route, by its operationId, takes one token family (beacon/server/access.py).
+    app = FastAPI(
+        title="Beacon chat server",
+        version=__version__,
+        lifespan=lifespan,
+        dependencies=[Depends(admit)],
+    )
     app.openapi_version = OPENAPI_VERSION
     app.state.context = context
     # Limits and the bearer before any body is read (beacon/server/edge.py); what
@@ -133,6 +142,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.add_exception_handler(RequestValidationError, invalid_request)
     app.add_exception_handler(HTTPException, http_error)
     app.add_exception_handler(NotAcceptable, not_acceptable)
+    app.add_exception_handler(Refusal, refused)
     app.add_exception_handler(StoreUnavailable, _unavailable)
     app.add_exception_handler(SealedRecordError, _unreadable)
     app.add_exception_handler(Exception, unforeseen)

@@ -55,7 +55,9 @@ TICKET_AUTH = [Security(_bearer), Security(_ticket)]
 _WHY: dict[int, str] = {
     400: "A bad Content-Length, a body not UTF-8, or a scenario this server does not allow",
     401: "Missing or rejected bearer (or stream ticket)",
-    403: "The caller's token no longer grants a source this turn used",
+    403: "A token of the other family for this route (wrong_token_family), a service token"
+    " without the route's scope (missing_scope), or (a turn) a source the token no"
+    " longer grants",
     404: "No such turn or session for this caller",
     406: "The Accept header admits nothing this route answers with",
     409: "No further page",
@@ -89,8 +91,8 @@ def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
 
 # Every path: the edge's refusals and the catch-all.
 EDGE = (400, 413, 422, 500)
-# Every /v1/ route: the bearer, its key set, the store.
-GUARDED = (*EDGE, 401, 503)
+# Every /v1/ route: the bearer, its family (server/access.py), its key set, the store.
+GUARDED = (*EDGE, 401, 403, 503)
 
 _STRING = {"schema": {"type": "string"}}
 _TURN_LINK = {"turn_id": f"$response.header.{TURN_HEADER}"}

@@ -27,6 +27,7 @@ from beacon.server.routes import (
     projects,
     quota,
     root,
+    service,
     sessions,
     tickets,
     turns,
@@ -46,6 +47,7 @@ ROOMS = [
     pytest.param(projects, [("GET", "/v1/projects", "get_projects")], id="projects"),
     pytest.param(tickets, [("POST", "/v1/turns/{turn_id}/ticket", "stream_ticket")], id="tickets"),
     pytest.param(quota, [("GET", "/v1/quota/events", "quota_events")], id="quota"),
+    pytest.param(service, [("GET", "/v1/service/whoami", "service_whoami")], id="service"),
     pytest.param(root, [("GET", "/", "root")], id="root"),
 ]
 

@@ -38,7 +38,7 @@ async def healthz(context: Context) -> Any:
     return {"ok": True, "version": __version__}
 
 
-@metrics_router.get("/metrics", include_in_schema=False)
+@metrics_router.get("/metrics", operation_id="metrics", include_in_schema=False)
 async def prometheus_metrics() -> Response:
     """Prometheus text: this process's series, or every worker's summed."""
     body = await anyio.to_thread.run_sync(metrics.render)
