@@ -7,9 +7,9 @@ they mint credentials and expose every call, which no remote peer may reach.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
@@ -24,9 +24,23 @@ class TokenRequest(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
     sub: str = Field(min_length=1, max_length=200)
-    tiers: list[str] = Field(max_length=16)
+    # A user token carries tiers; a service token (``typ: service``) scopes and no tiers.
+    tiers: list[str] | None = Field(default=None, max_length=16)
     ttl_s: int = Field(default=DEFAULT_TTL_S, ge=1, le=MAX_TTL_S)
     questions_per_day: int | None = Field(default=None, ge=0, le=1_000_000)
+    typ: Literal["user", "service"] = "user"
+    scopes: list[str] = Field(default_factory=list, max_length=16)
+
+    @model_validator(mode="after")
+    def _one_family(self) -> TokenRequest:
+        # Unknown scope names are minted as asked: the chat server's refusal is under test.
+        if self.typ == "service" and (self.tiers or self.questions_per_day is not None):
+            raise ValueError("a service token carries scopes, not tiers or a quota")
+        if self.typ == "service" and not self.scopes:
+            raise ValueError("a service token carries at least one scope")
+        if self.typ == "user" and (self.scopes or self.tiers is None):
+            raise ValueError("a user token carries tiers and no scopes (scopes: typ service)")
+        return self
 
 
 def _is_loopback(request: Request) -> bool:
@@ -80,8 +94,16 @@ def dev_routes(tools: StubTools, issuer: TokenIssuer) -> list[Route]:
             first = exc.errors()[0]
             field = ".".join(str(part) for part in first["loc"]) or "(body)"
             return _unprocessable(field, first["msg"])
+        if wanted.typ == "service":
+            return JSONResponse(
+                {"token": issuer.mint_service(wanted.sub, wanted.scopes, wanted.ttl_s)}
+            )
         return JSONResponse(
-            {"token": issuer.mint(wanted.sub, wanted.tiers, wanted.ttl_s, wanted.questions_per_day)}
+            {
+                "token": issuer.mint(
+                    wanted.sub, wanted.tiers or [], wanted.ttl_s, wanted.questions_per_day
+                )
+            }
         )
 
     async def requests(request: Request) -> Response:

@@ -18,6 +18,7 @@ ISSUER = "beacon-stub"
 AUDIENCE = "beacon"
 KID = "stub-1"
 ALGORITHM = "RS256"
+SERVICE_TYP = "service"
 DEFAULT_TTL_S = 3600
 MAX_TTL_S = 7 * 24 * 3600
 
@@ -76,6 +77,22 @@ class TokenIssuer:
         }
         if questions_per_day is not None:  # the chat server's question quota (optional)
             claims["questions_per_day"] = questions_per_day
+        return jwt.encode(claims, self._key, algorithm=ALGORITHM, headers={"kid": KID})
+
+    def mint_service(self, sub: str, scopes: list[str], ttl_s: int = DEFAULT_TTL_S) -> str:
+        """A service token (README "Identity"): ``typ`` service, a space-separated
+        ``scope`` and no tiers; the MCP endpoint here refuses it, as it has no tiers."""
+        now = int(time.time())
+        claims: dict[str, Any] = {
+            "iss": ISSUER,
+            "aud": AUDIENCE,
+            "sub": sub,
+            "typ": SERVICE_TYP,
+            "scope": " ".join(scopes),
+            "iat": now,
+            "nbf": now,
+            "exp": now + ttl_s,
+        }
         return jwt.encode(claims, self._key, algorithm=ALGORITHM, headers={"kid": KID})
 
     def verify(self, token: str) -> Claims:

@@ -57,6 +57,15 @@ def mint_token(
     wanted: dict[str, object] = {"sub": sub, "tiers": [tier]}
     if questions_per_day is not None:  # the chat server's question quota claim
         wanted["questions_per_day"] = questions_per_day
+    return _minted(mcp_origin, wanted)
+
+
+def mint_service_token(mcp_origin: str, *, scopes: list[str], sub: str = "dev-service") -> str:
+    """A service token (README "Identity"): scopes, no tiers, no user's data."""
+    return _minted(mcp_origin, {"sub": sub, "typ": "service", "scopes": scopes})
+
+
+def _minted(mcp_origin: str, wanted: dict[str, object]) -> str:
     with reaching("stub MCP server", mcp_origin):
         response = httpx.post(f"{mcp_origin}/dev/tokens", json=wanted, timeout=10)
     if response.status_code != 200:

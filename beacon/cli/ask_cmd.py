@@ -10,6 +10,7 @@ from typing import Annotated, Literal, NoReturn
 import typer
 from rich.console import Console
 
+from beacon.auth.families import SCOPES
 from beacon.cli.ask import (
     AskError,
     TokenRefused,
@@ -18,6 +19,7 @@ from beacon.cli.ask import (
     check_scenario,
     describe,
     final_answer,
+    mint_service_token,
     mint_token,
     run_turn,
     turn_error,
@@ -66,7 +68,10 @@ def _ask_failed(command: str, exc: AskError) -> NoReturn:
 
 def token(
     tier: TierOpt = "enterprise_ai",
-    sub: Annotated[str, typer.Option(help="the token's subject (the user id)")] = "dev-user",
+    sub: Annotated[
+        str | None,
+        typer.Option(help="the token's subject: the user id (dev-user) or service (dev-service)"),
+    ] = None,
     mcp: McpOpt = None,
     questions_per_day: Annotated[
         int | None,
@@ -77,11 +82,30 @@ def token(
             help="questions a UTC day (a claim; default: the server's quota)",
         ),
     ] = None,
+    service: Annotated[
+        bool, typer.Option("--service", help="a service token: scopes, no user's data")
+    ] = False,
+    scope: Annotated[
+        list[str] | None,
+        typer.Option(help=f"a service token's scope, repeatable: {', '.join(sorted(SCOPES))}"),
+    ] = None,
 ) -> None:
-    """Print a dev token minted by the stub MCP server (valid for one hour)."""
+    """Print a dev token minted by the stub MCP server (valid for one hour): a user's,
+    or with --service a service token (README "Identity")."""
+    scopes = scope or []
+    if scopes and not service:
+        fail("token", "--scope is for service tokens: add --service", Exit.USAGE)
+    unknown = sorted(set(scopes) - SCOPES)
+    if service and (unknown or not scopes):
+        known = ", ".join(sorted(SCOPES))
+        fail("token", f"a service token needs --scope, each one of: {known}", Exit.USAGE)
     try:
         origin = _mcp_origin(mcp)
-        typer.echo(mint_token(origin, tier=tier, sub=sub, questions_per_day=questions_per_day))
+        if service:
+            typer.echo(mint_service_token(origin, scopes=scopes, sub=sub or "dev-service"))
+        else:
+            user = sub or "dev-user"
+            typer.echo(mint_token(origin, tier=tier, sub=user, questions_per_day=questions_per_day))
     except AskError as exc:
         _ask_failed("token", exc)
 

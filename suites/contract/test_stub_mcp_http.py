@@ -63,6 +63,15 @@ def test_the_jwks_publishes_the_signing_key(stub: Stub) -> None:
         pytest.param({"tiers": []}, "sub", id="missing-sub"),
         pytest.param({"sub": "u", "tiers": "enterprise"}, "tiers", id="tiers-not-a-list"),
         pytest.param({"sub": "u", "tiers": [], "ttl_s": 0}, "ttl_s", id="ttl-zero"),
+        pytest.param({"sub": "u"}, "(body)", id="user-without-tiers"),
+        pytest.param({"sub": "u", "tiers": [], "scopes": ["probe"]}, "(body)", id="user-scopes"),
+        pytest.param({"sub": "s", "typ": "service"}, "(body)", id="service-without-scopes"),
+        pytest.param(
+            {"sub": "s", "typ": "service", "scopes": ["probe"], "tiers": ["essentials"]},
+            "(body)",
+            id="service-with-tiers",
+        ),
+        pytest.param({"sub": "s", "typ": "robot", "scopes": ["probe"]}, "typ", id="unknown-typ"),
     ],
 )
 def test_a_bad_token_request_is_a_422_naming_the_field(
