@@ -23,7 +23,8 @@ pytestmark = pytest.mark.e2e
 PHOTOS = "Photos of missing hard hats in Harbor Tower"
 # Written from SPEC §4 and issue 29 by hand: what each operation can answer.
 EDGE = {400, 413, 422, 500}
-GUARDED = EDGE | {401, 503}
+# 403 on every /v1/ route: a token of the other family (issue 33 item 4).
+GUARDED = EDGE | {401, 403, 503}
 EXPECTED: dict[tuple[str, str], set[int]] = {
     ("get", "/"): {307} | EDGE,
     ("get", "/healthz"): {200, 406, 503} | EDGE,
@@ -35,7 +36,9 @@ EXPECTED: dict[tuple[str, str], set[int]] = {
     ("get", "/v1/sessions/{session_id}"): {200, 404, 406} | GUARDED,
     ("get", "/v1/projects"): {200, 406, 502} | GUARDED,
     ("get", "/v1/quota/events"): {200, 406} | GUARDED,
+    ("get", "/v1/service/whoami"): {200, 406} | GUARDED,
 }
+WHOAMI = ("get", "/v1/service/whoami")
 # An event stream that never ends by itself: its good request reads the first event.
 ENDLESS = {("get", "/v1/quota/events")}
 # A healthy stack cannot be made to fail inside, lose its store or key set, or
@@ -115,17 +118,26 @@ def probe(stack: Stack, token: str) -> Probe:
         "/v1/turns/{turn_id}/more": {"slot": "c1"},
         "/v1/turns/{turn_id}/feedback": {"rating": "up", "comment": ""},
     }
+    minted = httpx.post(
+        f"{stack.mcp_origin}/dev/tokens",
+        json={"sub": "probe-1", "typ": "service", "scopes": ["probe"]},
+        timeout=10,
+    )
+    service = {"Authorization": f"Bearer {minted.json()['token']}"}
     for op in EXPECTED:
         path = concrete.get(op[1], op[1])
         body = bodies.get(op[1])
-        probe.send(op, path, json=body)  # the good request
-        json_type = {"Content-Type": "application/json"}
+        # Whoami takes service tokens (the user's is its 403); every other route a user's.
+        own, other = (service, probe.auth) if op == WHOAMI else ({}, service)
+        probe.send(op, path, json=body, headers=own)  # the good request
+        json_type = {"Content-Type": "application/json", **own}
         probe.send(op, path, content=b'{"a": "\xff"}', headers=json_type)  # 400
         probe.send(op, path, content=b"{", headers=json_type)  # 422
-        probe.send(op, path, content=b"x" * (300 * 1024))  # 413
-        probe.send(op, path, json=body, headers={"Accept": "image/png"})  # 406
+        probe.send(op, path, content=b"x" * (300 * 1024), headers=own)  # 413
+        probe.send(op, path, json=body, headers={"Accept": "image/png", **own})  # 406
         if op[1].startswith("/v1/"):
             probe.send(op, path, auth=False, json=body)  # 401
+            probe.send(op, path, auth=False, json=body, headers=other)  # 403 wrong_token_family
         if "{" in op[1] or op == start:
             unknown = path.replace(turn, "t_0000").replace(session, "s_0000")
             probe.send(
