@@ -53,7 +53,7 @@ COMMANDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "serve": (("--access-log", "--allow-drift", "--host", "--port", "--workers"), ()),
     "stub-mcp": (("--access-log", "--port", "--scenario"), ()),
     "stub-llm": (("--access-log", "--port"), ()),
-    "token": (("--mcp", "--quota", "--sub", "--tier"), ()),
+    "token": (("--mcp", "--quota", "--scope", "--service", "--sub", "--tier"), ()),
     "ask": (("--chat", "--locale", "--mcp", "--mode", "--scenario", "--token"), ("question",)),
     "demo": (("--scenario",), ()),
     # issue 30: the analyst's report and the retention prune.
