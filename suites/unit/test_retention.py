@@ -12,13 +12,12 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from store_samples import NARROWING, PAGE
 
-from beacon.adjudication import GateState, Grade
 from beacon.policy.audit import AuditRow
 from beacon.store.crypto import new_key_slot, parse_keys
 from beacon.store.frames import OpenTurn
 from beacon.store.opening import open_store
-from beacon.store.records import NarrowingRecord, PageRecord
 from beacon.store.retention import (
     DAY_S,
     Figures,
@@ -29,18 +28,6 @@ from beacon.store.retention import (
     retention_now,
 )
 from beacon.store.turns import TurnStore
-
-PAGE = PageRecord(
-    tool="search_photos",
-    arguments={},
-    cursor="next",
-    pages=(),
-    shown=(),
-    grade=Grade.LOWER_BOUND,
-    has_more=True,
-    total=None,
-)
-NARROWING = NarrowingRecord(state=GateState.OFFERED, tool="search_photos")
 
 HOUR_S = 3600.0
 

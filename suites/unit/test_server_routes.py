@@ -13,10 +13,10 @@ import httpx
 import pytest
 from fastapi import FastAPI
 from fastapi.routing import APIRoute
+from offline_app import offline_app
 from starlette.responses import JSONResponse
 
 from beacon import __version__
-from beacon.server import app as server_app
 from beacon.server.context import AppContext
 from beacon.server.replies import not_found
 from beacon.server.routes import (
@@ -32,9 +32,7 @@ from beacon.server.routes import (
     tickets,
     turns,
 )
-from beacon.server.settings import settings_from_env
 from beacon.server.sse import RETRY_HINT, stream
-from beacon.store.crypto import new_key_slot
 
 # Each resource and the one module that serves it: (method, path, operationId).
 ROOMS = [
@@ -68,22 +66,10 @@ def test_each_resource_is_served_by_its_own_router_module(
     assert _served(module) == expected
 
 
-def _app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, metrics: str = "on") -> FastAPI:
-    monkeypatch.setenv("BEACON_METRICS", metrics)
-    env = {
-        "BEACON_MCP_URL": "http://127.0.0.1:9/mcp",
-        "BEACON_LLM_BASE_URL": "http://127.0.0.1:9/v1",
-        "BEACON_JWKS": "http://127.0.0.1:9/.well-known/jwks.json",
-        "BEACON_DB": str(tmp_path / "beacon.sqlite3"),
-        "BEACON_KEYS": new_key_slot("t1"),
-    }
-    return server_app.create_app(settings_from_env(env))
-
-
 def test_the_document_lists_every_routers_operations_in_the_rooms_order(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    app = _app(tmp_path, monkeypatch)
+    app = offline_app(tmp_path, monkeypatch)
     document = app.openapi()
     published = [
         (method.upper(), path, operation["operationId"])
@@ -98,7 +84,7 @@ def test_the_document_lists_every_routers_operations_in_the_rooms_order(
 async def test_metrics_are_served_on_the_chat_port_only_when_the_setting_says_on(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, setting: str, served: int
 ) -> None:
-    app = _app(tmp_path, monkeypatch, metrics=setting)
+    app = offline_app(tmp_path, monkeypatch, metrics=setting)
     transport = httpx.ASGITransport(app=app)
     async with (
         app.router.lifespan_context(app),
@@ -111,7 +97,7 @@ async def test_metrics_are_served_on_the_chat_port_only_when_the_setting_says_on
 async def test_the_routes_read_the_context_create_app_stores_and_the_lifespan_gives_a_client(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    app = _app(tmp_path, monkeypatch)
+    app = offline_app(tmp_path, monkeypatch)
     built = app.state.context
     assert isinstance(built, AppContext) and built.http is None
     with pytest.raises(RuntimeError, match="lifespan is not running"):
@@ -132,7 +118,7 @@ async def test_the_routes_read_the_context_create_app_stores_and_the_lifespan_gi
 
 
 def test_the_app_context_is_frozen(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    context = _app(tmp_path, monkeypatch).state.context
+    context = offline_app(tmp_path, monkeypatch).state.context
     with pytest.raises(dataclasses.FrozenInstanceError):
         context.hub = None
 

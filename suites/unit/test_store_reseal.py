@@ -9,29 +9,18 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from store_samples import NARROWING, PAGE
 
-from beacon.adjudication import GateState, Grade
 from beacon.store.crypto import format_key, generate_key, parse_keys
 from beacon.store.errors import KeyringError
 from beacon.store.frames import OpenTurn
 from beacon.store.opening import open_store
-from beacon.store.records import NarrowingRecord, PageRecord
+from beacon.store.records import PageRecord
 from beacon.store.reseal import key_census, refuse_missing_keys, reseal
 from beacon.store.turns import TurnStore
 
 K1 = format_key("k1", generate_key())
 K2 = format_key("k2", generate_key())
-PAGE = PageRecord(
-    tool="search_photos",
-    arguments={},
-    cursor="next",
-    pages=(),
-    shown=(),
-    grade=Grade.LOWER_BOUND,
-    has_more=True,
-    total=None,
-)
-NARROWING = NarrowingRecord(state=GateState.OFFERED, tool="search_photos")
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

@@ -8,16 +8,13 @@ from pathlib import Path
 
 import jwt
 import pytest
-from fastapi import FastAPI
 from fastapi.routing import APIRoute
+from offline_app import offline_app
 
 from beacon.auth import Reason, TokenRejected, verify_with_keys
 from beacon.auth.families import Family
-from beacon.server import app as server_app
 from beacon.server.access import ROUTE_ACCESS, Access, access_of
 from beacon.server.routes import service
-from beacon.server.settings import settings_from_env
-from beacon.store.crypto import new_key_slot
 from harness.forged_tokens import KEY_1, POLICY, mint
 from stub_server.tokens import TokenIssuer
 
@@ -75,22 +72,10 @@ def test_the_stubs_service_token_verifies_as_a_service_identity() -> None:
     assert 0 < (identity.expires_at - datetime.now(UTC)).total_seconds() <= 61
 
 
-def _app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> FastAPI:
-    monkeypatch.setenv("BEACON_METRICS", "on")
-    env = {
-        "BEACON_MCP_URL": "http://127.0.0.1:9/mcp",
-        "BEACON_LLM_BASE_URL": "http://127.0.0.1:9/v1",
-        "BEACON_JWKS": "http://127.0.0.1:9/.well-known/jwks.json",
-        "BEACON_DB": str(tmp_path / "beacon.sqlite3"),
-        "BEACON_KEYS": new_key_slot("t1"),
-    }
-    return server_app.create_app(settings_from_env(env))
-
-
 def test_every_operation_of_the_openapi_document_declares_its_token_family(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    app = _app(tmp_path, monkeypatch)
+    app = offline_app(tmp_path, monkeypatch)
     operations = [
         operation["operationId"]
         for item in app.openapi()["paths"].values()
@@ -104,7 +89,7 @@ def test_every_operation_of_the_openapi_document_declares_its_token_family(
 def test_every_route_the_app_serves_declares_its_token_family_even_outside_the_document(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    app = _app(tmp_path, monkeypatch)
+    app = offline_app(tmp_path, monkeypatch)
     # An included router is one entry of app.routes; its own routes are what is served.
     routes = [
         route
