@@ -186,6 +186,7 @@ async def answer(state: TurnState) -> None:
         # Code asked before anything ran: the counter-question is the answer, no call.
         text, finish_reason = state.offer.narration, "stop"
     else:
+        await state.deps.pause()
         final = await finalize(
             state.deps.http,
             state.deps.llm,

@@ -124,6 +124,7 @@ async def _call(
     if not decision.allowed:
         return deny(state, tool, arguments, call_id, slot, decision.capability), {}
     state.emit("tool_call", call_id=call_id, tool=tool, arguments=arguments)
+    await state.deps.pause()
     started = time.perf_counter()
     try:
         outcome = await upstream.call_tool(tool, arguments)

@@ -81,6 +81,7 @@ def _turn_context(state: TurnState) -> None:
 async def plan(
     state: TurnState, messages: list[dict[str, Any]], tools: list[dict[str, Any]]
 ) -> Completion:
+    await state.deps.pause()
     async for event in stream_completion(
         state.deps.http,
         state.deps.llm,
@@ -219,6 +220,7 @@ async def gather(state: TurnState, upstream: Upstream) -> None:
         # Neither a blanket refusal nor a silent partial run: nothing runs until chosen.
         state.emit("notice", **state.offer.notice())
         return
+    await state.deps.pause()
     tools = openai_tools(scope_catalog(await upstream.list_tools(), granted))
     _turn_context(state)
     messages: list[dict[str, Any]] = [

@@ -149,6 +149,7 @@ class Turn:
             # The question's filters first: a blocked one reaches no model, no upstream.
             await screen_question(state)
             await self._session_context()
+            await state.deps.pause()
             async with state.deps.upstream.open(
                 bearer=self.bearer, scenario=state.scenario, turn_id=state.turn_id
             ) as upstream:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import uuid
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -36,6 +37,10 @@ from beacon.wire.turns import TurnRequest
 HEARTBEAT_S = 10.0
 
 
+async def no_pause() -> None:
+    """The default pause before an upstream or model request: none."""
+
+
 @dataclass(frozen=True, slots=True)
 class TurnDeps:
     upstream: UpstreamLink
@@ -46,6 +51,9 @@ class TurnDeps:
     answer_deadline_s: float = ANSWER_DEADLINE_S
     heartbeat_s: float = HEARTBEAT_S
     filters: Filters = NO_FILTERS  # none: every question and answer passes
+    # Awaited before each upstream or model request: the server's yields to turns
+    # whose stream is opening (beacon/server/openings.py).
+    pause: Callable[[], Awaitable[None]] = no_pause
 
 
 def new_turn_id() -> str:

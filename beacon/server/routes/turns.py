@@ -20,6 +20,7 @@ from beacon.server.context import AppContext, Context, bearer_of, identify
 from beacon.server.hub import LiveTurn, Recovery
 from beacon.server.negotiation import EVENT_STREAM, serves
 from beacon.server.openapi import AUTH, GUARDED, SESSION_HEADER, STARTED, ScenarioHeader, errors
+from beacon.server.openings import Opening
 from beacon.server.replies import busy, not_found, store_unavailable
 from beacon.server.sse import stream
 from beacon.server.timing import TIMING_HEADER, Phases
@@ -49,15 +50,37 @@ async def post_turn(
 ) -> Any:
     phases = Phases(request.scope.get("state", {}))
     phases.mark("edge")
+    # Opening until its start is published: other turns' next requests wait for it.
+    opening = context.hub.openings.begin()
+    started = False
+    try:
+        response, started = await _start_turn(
+            request, body, context, x_beacon_scenario, phases, opening
+        )
+        return response
+    finally:
+        if not started:
+            opening.end()  # refused: a started turn's ends once its start is out
+
+
+async def _start_turn(
+    request: Request,
+    body: TurnRequest,
+    context: AppContext,
+    scenario: str | None,
+    phases: Phases,
+    opening: Opening,
+) -> tuple[Any, bool]:
+    """The response, and whether a turn started (the hub then ends its opening)."""
     identity = identify(request)
     store = context.store
     if not store.ready():
-        return store_unavailable()
+        return store_unavailable(), False
     running = context.hub.running()
     if running >= context.settings.max_turns:
         # Admission control: refused now, before anything is spent, not started late.
         metrics.turn_shed()
-        return busy(running)
+        return busy(running), False
     session_id = None
     if body.mode == "chat":
         if body.session_id is None:
@@ -67,7 +90,7 @@ async def post_turn(
             # another user's, so no client can plant or claim a name.
             owner = await anyio.to_thread.run_sync(store.session_owner, body.session_id)
             if owner != identity.sub:
-                return not_found("session")
+                return not_found("session"), False
             session_id = body.session_id
     phases.mark("session")
     # Last before the turn starts (a request refused above spent nothing), and
@@ -76,7 +99,7 @@ async def post_turn(
     if refused is not None:
         if refused.status_code == 429:
             metrics.quota_refused()
-        return refused
+        return refused, False
     phases.mark("quota")
     turn_id = new_turn_id()
     settings = context.settings
@@ -94,12 +117,13 @@ async def post_turn(
         answer_deadline_s=settings.answer_deadline_s,
         heartbeat_s=settings.heartbeat_s,
         filters=settings.filters,
+        pause=context.hub.openings.wait,
     )
     turn = Turn(
         body,
         identity=identity,
         bearer=bearer_of(request),
-        scenario=x_beacon_scenario,
+        scenario=scenario,
         deps=deps,
         turn_id=turn_id,
         session_id=session_id,
@@ -113,10 +137,11 @@ async def post_turn(
         _persister(context, OpenTurn(turn_id, identity.sub, session_id, body.mode)),
         lambda seq: terminal_error(turn_id, seq, "save_failed", "the turn could not be saved"),
         Recovery(_recoverable, _stored_after(store, turn_id), settings.store_retry_s),
+        opening,
     )
     phases.mark("start")
     ids = {TURN_HEADER: turn_id} | ({SESSION_HEADER: session_id} if session_id else {})
-    return stream(live.follow(0), ids | {TIMING_HEADER: phases.header()}, route="turn")
+    return stream(live.follow(0), ids | {TIMING_HEADER: phases.header()}, route="turn"), True
 
 
 def _persister(

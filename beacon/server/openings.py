@@ -1,0 +1,87 @@
+"""Turns whose stream is opening go ahead of other turns' work.
+
+A turn's first frame needs little (its request read, its bearer checked, its
+``start`` stored); its work needs a lot (an upstream session, model requests,
+adjudication, ~35 ms of CPU). On one event loop the two share the CPU in
+arrival order, so under a burst of turns a late request waits behind the work of
+every turn admitted before it, and its first frame comes late for no reason of
+its own (issue 32: p95 6× a bare SSE app's).
+
+So a turn is *opening* from the moment its route begins until its ``start`` is
+published (or the route refuses it), and while any turn is opening, other
+turns pause before their next upstream or model request (``wait``). Work
+already in flight runs on; only new requests wait, so a paused turn holds no
+upstream resource and the pause ends as soon as the last opening does. A lone
+turn never waits: its own opening has ended before its work begins.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+
+
+class Opening:
+    """One turn's opening; ``end`` is idempotent (the route that refuses a turn and
+    the hub that publishes its start may both end it)."""
+
+    def __init__(self, openings: Openings) -> None:
+        self._openings: Openings | None = openings
+
+    def end(self) -> None:
+        openings, self._openings = self._openings, None
+        if openings is not None:
+            openings.ended()
+
+
+class Openings:
+    """How many turns are opening now, and a wait for none to be.
+
+    Paused turns are let go one per event-loop pass, oldest first: all at once,
+    their next steps would fill one pass, and a request arriving meanwhile would
+    wait for all of them before the loop even reads it.
+    """
+
+    def __init__(self) -> None:
+        self._count = 0
+        self._paused: collections.deque[asyncio.Future[None]] = collections.deque()
+        self._releasing = False
+
+    @property
+    def count(self) -> int:
+        return self._count
+
+    def begin(self) -> Opening:
+        self._count += 1
+        return Opening(self)
+
+    def ended(self) -> None:
+        self._count -= 1
+        self._release_next()
+
+    async def wait(self) -> None:
+        """Return once no turn is opening and every turn paused before has gone."""
+        if not self._count and not self._paused:
+            return
+        paused = asyncio.get_running_loop().create_future()
+        self._paused.append(paused)
+        # A cancelled wait needs no hand-over: each release queues the next.
+        await paused
+
+    def _release_next(self) -> None:
+        if self._count or self._releasing:
+            return
+        while self._paused:
+            paused = self._paused.popleft()
+            if not paused.done():
+                paused.set_result(None)
+                break
+        if self._paused:
+            # The next one on the next pass (a callback queued now runs after this
+            # pass's), with the loop's I/O polled in between.
+            self._releasing = True
+            asyncio.get_running_loop().call_soon(self._released)
+
+    def _released(self) -> None:
+        self._releasing = False
+        self._release_next()

@@ -1,0 +1,120 @@
+"""Turns whose stream is opening go first: ``beacon.server.openings`` (issue 32)."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from beacon.server.openings import Openings
+
+
+async def _settle(passes: int = 5) -> None:
+    for _ in range(passes):
+        await asyncio.sleep(0)
+
+
+def test_a_turn_with_no_opening_beside_it_never_waits() -> None:
+    async def scenario() -> None:
+        openings = Openings()
+        await asyncio.wait_for(openings.wait(), timeout=1)
+        openings.begin().end()
+        await asyncio.wait_for(openings.wait(), timeout=1)
+
+    asyncio.run(scenario())
+
+
+def test_a_paused_turn_goes_on_only_when_every_opening_has_ended() -> None:
+    async def scenario() -> None:
+        openings = Openings()
+        first, second = openings.begin(), openings.begin()
+        paused = asyncio.create_task(openings.wait())
+        await _settle()
+        assert not paused.done()
+        first.end()
+        await _settle()
+        assert not paused.done(), "one turn is still opening"
+        second.end()
+        await asyncio.wait_for(paused, timeout=1)
+        assert openings.count == 0
+
+    asyncio.run(scenario())
+
+
+def test_ending_an_opening_twice_ends_it_once() -> None:
+    async def scenario() -> None:
+        openings = Openings()
+        mine, other = openings.begin(), openings.begin()
+        mine.end()
+        mine.end()  # the route that refused it and the hub may both end it
+        assert openings.count == 1
+        paused = asyncio.create_task(openings.wait())
+        await _settle()
+        assert not paused.done(), "the other turn's opening must still hold it"
+        other.end()
+        await asyncio.wait_for(paused, timeout=1)
+
+    asyncio.run(scenario())
+
+
+def test_paused_turns_go_on_one_per_event_loop_pass_oldest_first() -> None:
+    async def scenario() -> None:
+        openings = Openings()
+        opening = openings.begin()
+        order: list[int] = []
+
+        async def turn(n: int) -> None:
+            await openings.wait()
+            order.append(n)
+
+        tasks = [asyncio.create_task(turn(n)) for n in range(4)]
+        await _settle()
+        opening.end()
+        await asyncio.sleep(0)
+        assert len(order) <= 1, f"{order}: all released in one pass"
+        await asyncio.wait_for(asyncio.gather(*tasks), timeout=1)
+        assert order == [0, 1, 2, 3]
+
+    asyncio.run(scenario())
+
+
+def test_a_new_opening_holds_the_turns_not_yet_released() -> None:
+    async def scenario() -> None:
+        openings = Openings()
+        opening = openings.begin()
+        gone: list[int] = []
+
+        async def turn(n: int) -> None:
+            await openings.wait()
+            gone.append(n)
+
+        tasks = [asyncio.create_task(turn(n)) for n in range(3)]
+        await _settle()
+        opening.end()  # the oldest is let go at once…
+        late = openings.begin()  # …and a request arrives before the next pass
+        await _settle(10)
+        assert gone == [0]
+        late.end()
+        await asyncio.wait_for(asyncio.gather(*tasks), timeout=1)
+        assert gone == [0, 1, 2]
+
+    asyncio.run(scenario())
+
+
+def test_a_turn_cancelled_while_paused_holds_nobody_up() -> None:
+    async def scenario() -> None:
+        openings = Openings()
+        opening = openings.begin()
+        first = asyncio.create_task(openings.wait())
+        second = asyncio.create_task(openings.wait())
+        await _settle()
+        first.cancel()  # a turn cancelled while it waits (its client gone, a drain)
+        await _settle()
+        opening.end()
+        with pytest.raises(asyncio.CancelledError):
+            await first
+        await asyncio.wait_for(second, timeout=1)
+        # A turn arriving now finds nobody queued and nothing opening.
+        await asyncio.wait_for(openings.wait(), timeout=1)
+
+    asyncio.run(scenario())
