@@ -20,17 +20,23 @@ from __future__ import annotations
 import asyncio
 import collections
 
+# An opening holds other turns back for at most this long: a start that cannot be
+# stored (the store restarting) must not stall every other turn's work meanwhile.
+MAX_HOLD_S = 1.0
+
 
 class Opening:
-    """One turn's opening; ``end`` is idempotent (the route that refuses a turn and
-    the hub that publishes its start may both end it)."""
+    """One turn's opening; ``end`` is idempotent (the route that refuses a turn, the
+    hub that publishes its start and the hold's time limit may all end it)."""
 
-    def __init__(self, openings: Openings) -> None:
+    def __init__(self, openings: Openings, hold_s: float) -> None:
         self._openings: Openings | None = openings
+        self._limit = asyncio.get_running_loop().call_later(hold_s, self.end)
 
     def end(self) -> None:
         openings, self._openings = self._openings, None
         if openings is not None:
+            self._limit.cancel()
             openings.ended()
 
 
@@ -42,7 +48,8 @@ class Openings:
     wait for all of them before the loop even reads it.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, hold_s: float = MAX_HOLD_S) -> None:
+        self._hold_s = hold_s
         self._count = 0
         self._paused: collections.deque[asyncio.Future[None]] = collections.deque()
         self._releasing = False
@@ -53,7 +60,7 @@ class Openings:
 
     def begin(self) -> Opening:
         self._count += 1
-        return Opening(self)
+        return Opening(self, self._hold_s)
 
     def ended(self) -> None:
         self._count -= 1

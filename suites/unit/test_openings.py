@@ -118,3 +118,16 @@ def test_a_turn_cancelled_while_paused_holds_nobody_up() -> None:
         await asyncio.wait_for(openings.wait(), timeout=1)
 
     asyncio.run(scenario())
+
+
+def test_an_opening_that_never_ends_holds_the_others_back_only_for_its_time_limit() -> None:
+    async def scenario() -> None:
+        openings = Openings(hold_s=0.05)
+        openings.begin()  # a start the store cannot take: never published
+        paused = asyncio.create_task(openings.wait())
+        await _settle()
+        assert not paused.done()
+        await asyncio.wait_for(paused, timeout=2)
+        assert openings.count == 0
+
+    asyncio.run(scenario())
