@@ -58,9 +58,10 @@ class Openings:
     def count(self) -> int:
         return self._count
 
-    def begin(self) -> Opening:
+    def begin(self, hold_s: float | None = None) -> Opening:
+        """A turn's opening, holding the others back for at most ``hold_s``."""
         self._count += 1
-        return Opening(self, self._hold_s)
+        return Opening(self, self._hold_s if hold_s is None else hold_s)
 
     def ended(self) -> None:
         self._count -= 1

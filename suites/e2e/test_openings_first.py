@@ -38,7 +38,7 @@ def _held_openings(app: FastAPI) -> Any:
             return await app(scope, receive, send)
         openings = app.state.context.hub.openings
         if path == "/test/hold":
-            held.append(openings.begin())
+            held.append(openings.begin(hold_s=60))  # past the test's own waits
         while path == "/test/release" and held:
             held.pop().end()
         body = json.dumps({"opening": openings.count}).encode()
