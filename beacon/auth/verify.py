@@ -174,6 +174,9 @@ def _message(reason: Reason) -> str:
     }.get(reason, "the token is malformed")
 
 
+VERIFIED_MAX = 4096  # bearers remembered per process (oldest forgotten first)
+
+
 class Verifier:
     """Verifies bearers against a JWKS file or URL; async because the URL fetch is."""
 
@@ -196,10 +199,27 @@ class Verifier:
         self.policy = TokenPolicy(
             issuer, audience, frozenset(known_tiers), leeway_s, max_lifetime_s
         )
+        # Bearers already verified, by their text, with the key that verified them: a
+        # session's requests carry one token, and its signature and claims need
+        # checking once (~0.3 ms a request). A key the JWKS no longer serves is a miss.
+        self._verified: dict[str, tuple[RSAPublicKey, int, Identity]] = {}
 
     async def verify(self, token: str) -> Identity:
         kid = token_kid(token)  # judged before any fetch: junk never costs a JWKS request
-        return verify_signed(token, await self.keys.key(kid), self.policy)
+        key = await self.keys.key(kid)
+        known = self._verified.get(token)
+        if known is not None and known[0] is key:
+            # Only expiry changes with time (a token past its nbf, its iat and the
+            # lifetime cap stays past them); judged as PyJWT judges it.
+            if known[1] <= time.time() - self.policy.leeway_s:
+                del self._verified[token]
+                raise TokenRejected(Reason.EXPIRED, _message(Reason.EXPIRED))
+            return known[2]
+        identity = verify_signed(token, key, self.policy)
+        if len(self._verified) >= VERIFIED_MAX:
+            self._verified.pop(next(iter(self._verified)))  # the oldest
+        self._verified[token] = (key, int(identity.expires_at.timestamp()), identity)
+        return identity
 
     async def verify_header(self, authorization: str | None) -> Identity:
         return await self.verify(bearer_token(authorization))

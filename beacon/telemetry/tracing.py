@@ -43,6 +43,9 @@ TURN_ID = "beacon.turn_id"
 
 _W3C = TraceContextTextMapPropagator()
 _provider: TracerProvider | None = None
+# The provider's tracer, made once per provider: get_tracer builds a new Tracer
+# (with its instrumentation scope) on every call, ~0.1 ms, eight times a turn.
+_tracer: tuple[TracerProvider, Tracer] | None = None
 
 
 def exporting(environ: Mapping[str, str] | None = None) -> bool:
@@ -87,7 +90,11 @@ def shutdown_tracing() -> None:
 
 
 def tracer() -> Tracer:
-    return configure_tracing().get_tracer(TRACER_NAME)
+    global _tracer
+    provider = configure_tracing()
+    if _tracer is None or _tracer[0] is not provider:
+        _tracer = (provider, provider.get_tracer(TRACER_NAME))
+    return _tracer[1]
 
 
 def extract(headers: Mapping[str, str]) -> Context:
