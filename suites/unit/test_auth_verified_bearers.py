@@ -53,10 +53,10 @@ async def test_a_remembered_bearer_is_refused_once_it_expires(
     issued = int(time.time())
     token = mint(iat=issued, nbf=issued, exp=issued + 60)
     assert (await verifier.verify(token)).sub == "user-1"
-    monkeypatch.setattr(verify_module.time, "time", lambda: issued + 60 + 29)
+    monkeypatch.setattr("beacon.auth.verify.time.time", lambda: issued + 60 + 29)
     assert (await verifier.verify(token)).sub == "user-1"  # within the leeway
     # 60 s of life and the 30 s leeway later, as PyJWT itself would judge it.
-    monkeypatch.setattr(verify_module.time, "time", lambda: issued + 60 + 30 + 1)
+    monkeypatch.setattr("beacon.auth.verify.time.time", lambda: issued + 60 + 30 + 1)
     with pytest.raises(TokenRejected) as caught:
         await verifier.verify(token)
     assert caught.value.reason is Reason.EXPIRED
