@@ -31,6 +31,7 @@ _NULL = {"type": "null"}
 # Bounded, so a catalog that keeps changing cannot grow it without end.
 _COMPACTED: dict[str, dict[str, Any]] = {}
 _COMPACTED_MAX = 512
+_BY_IDENTITY: dict[int, tuple[dict[str, Any], dict[str, Any]]] = {}
 
 
 def _optional_as_plain(schema: dict[str, Any]) -> dict[str, Any]:
@@ -107,6 +108,12 @@ def without_paging(schema: Any) -> Any:
 
 
 def _function(tool: dict[str, Any]) -> dict[str, Any]:
+    # The upstream link hands out one listing object while the upstream's catalog is
+    # unchanged (beacon/upstream/mcp_client.py): known by identity, no key to build.
+    # The entry holds the tool itself, so its id cannot be reused while it is here.
+    seen = _BY_IDENTITY.get(id(tool))
+    if seen is not None and seen[0] is tool:
+        return seen[1]
     key = json.dumps(tool, sort_keys=True, separators=(",", ":"))
     found = _COMPACTED.get(key)
     if found is None:
@@ -122,6 +129,8 @@ def _function(tool: dict[str, Any]) -> dict[str, Any]:
         }
         if len(_COMPACTED) < _COMPACTED_MAX:
             _COMPACTED[key] = found
+    if len(_BY_IDENTITY) < _COMPACTED_MAX:
+        _BY_IDENTITY[id(tool)] = (tool, found)
     return found
 
 

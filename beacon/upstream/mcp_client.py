@@ -111,6 +111,10 @@ class Upstream(Protocol):
     async def call_tool(self, tool: str, arguments: dict[str, Any]) -> ToolOutcome: ...
 
 
+_LISTINGS: dict[str, list[dict[str, Any]]] = {}
+_LISTINGS_MAX = 64
+
+
 class McpUpstream:
     def __init__(self, session: ClientSession, log: _StatusLog, timeout_s: float) -> None:
         self._session = session
@@ -123,7 +127,19 @@ class McpUpstream:
                 listed = await self._session.list_tools()
         except Exception as exc:
             raise _translate(exc, self._log, "tools/list") from exc
-        return [t.model_dump(by_alias=True, mode="json", exclude_none=True) for t in listed.tools]
+        # One listing object per distinct catalog (by its wire JSON, which pydantic's
+        # Rust core writes fast): the planner's compacted catalog is then known by
+        # identity (beacon/loop/catalog.py). Shared between turns, so read-only.
+        key = listed.model_dump_json(by_alias=True, exclude_none=True)
+        found = _LISTINGS.get(key)
+        if found is None:
+            found = [
+                t.model_dump(by_alias=True, mode="json", exclude_none=True) for t in listed.tools
+            ]
+            if len(_LISTINGS) >= _LISTINGS_MAX:
+                _LISTINGS.pop(next(iter(_LISTINGS)))
+            _LISTINGS[key] = found
+        return found
 
     async def call_tool(self, tool: str, arguments: dict[str, Any]) -> ToolOutcome:
         before = len(self._log.statuses)

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import jsonschema
 import pytest
+from mcp import types
 
 from beacon.loop.catalog import compact_schema, openai_tools, without_paging, working_set
+from beacon.upstream.mcp_client import McpUpstream, _StatusLog
 
 SCHEMA: dict[str, Any] = {
     "title": "Args",
@@ -121,3 +123,28 @@ def test_other_alternatives_survive_and_a_lone_cursor_alternative_goes() -> None
     ]
     only_paged = {**PAGED, "anyOf": [{"required": ["cursor"]}]}
     assert "anyOf" not in without_paging(only_paged)
+
+
+class _ListingSession:
+    """An MCP client session that only lists tools (McpUpstream's side of it)."""
+
+    def __init__(self, description: str) -> None:
+        self.description = description
+
+    async def list_tools(self) -> types.ListToolsResult:
+        schema = {"type": "object", "properties": {"project_id": {"type": "string"}}}
+        tool = types.Tool(name="search_photos", description=self.description, inputSchema=schema)
+        return types.ListToolsResult(tools=[tool])
+
+
+async def test_an_unchanged_catalog_is_listed_and_compacted_once_and_a_changed_one_again() -> None:
+    session = _ListingSession("Photos of a project.")
+    upstream = McpUpstream(cast(Any, session), _StatusLog(), 5.0)
+    first, again = await upstream.list_tools(), await upstream.list_tools()
+    assert first is again
+    assert openai_tools(first)[0] is openai_tools(again)[0]
+    session.description = "Photos of a project, newest first."
+    changed = await upstream.list_tools()
+    assert changed is not first
+    (tool,) = openai_tools(changed)
+    assert tool["function"]["description"] == "Photos of a project, newest first."
