@@ -133,7 +133,7 @@ class _ListingSession:
 
     async def list_tools(self) -> types.ListToolsResult:
         schema = {"type": "object", "properties": {"project_id": {"type": "string"}}}
-        tool = types.Tool(name="search_photos", description=self.description, inputSchema=schema)
+        tool = types.Tool(name="search_photos", description=self.description, input_schema=schema)
         return types.ListToolsResult(tools=[tool])
 
 
