@@ -144,11 +144,19 @@ def _known_word(word: str) -> bool:
     folded = fold(word).strip("'’")
     if folded.endswith("'s"):
         folded = folded[:-2]
-    if folded in FUNCTION_WORDS:
-        return True
-    tables = (RECORDS, STATUSES, KINDS, CATEGORIES, TOPICS)
-    patterns = (pattern for table in tables for pats in table.values() for pattern in pats)
-    return any(re.fullmatch(pattern, folded) for pattern in patterns)
+    return folded in FUNCTION_WORDS or _TABLE_WORD.fullmatch(folded) is not None
+
+
+# Any pattern of the word tables, as one alternation compiled once (each word of a
+# question's capitalised runs is tried against all of them).
+_TABLE_WORD = re.compile(
+    "|".join(
+        f"(?:{pattern})"
+        for table in (RECORDS, STATUSES, KINDS, CATEGORIES, TOPICS)
+        for patterns in table.values()
+        for pattern in patterns
+    )
+)
 
 
 def _names(text: str) -> tuple[list[Constraint], str]:

@@ -8,6 +8,7 @@ and kana need no word boundary.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Mapping
@@ -120,6 +121,13 @@ def bounded(pattern: str) -> str:
     return rf"(?<!\w)(?:{pattern})(?!\w)" if pattern[:1].isascii() else pattern
 
 
+@functools.lru_cache(maxsize=4096)
+def bounded_pattern(pattern: str, flags: int = 0) -> re.Pattern[str]:
+    """``bounded(pattern)`` compiled, once: the tables are searched on every turn,
+    several hundred patterns, and re's own cache lookup cost ~0.5 ms a turn."""
+    return re.compile(bounded(pattern), flags)
+
+
 def first_match(
     table: Mapping[str, tuple[str, ...]], text: str
 ) -> tuple[str, re.Match[str]] | None:
@@ -127,7 +135,7 @@ def first_match(
     best: tuple[str, re.Match[str]] | None = None
     for key, patterns in table.items():
         for pattern in patterns:
-            match = re.search(bounded(pattern), text)
+            match = bounded_pattern(pattern).search(text)
             if match and (best is None or match.start() < best[1].start()):
                 best = (key, match)
     return best

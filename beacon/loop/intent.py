@@ -17,7 +17,7 @@ import re
 from collections.abc import Mapping
 
 from beacon.adjudication import wants_aggregate
-from beacon.lexicon.words import RECORDS, bounded, fold
+from beacon.lexicon.words import RECORDS, bounded_pattern, fold
 from beacon.wire.tools import (
     ANNOTATION,
     DOCUMENT,
@@ -43,7 +43,7 @@ def named_kinds(text: str) -> list[tuple[str, re.Match[str]]]:
     found = []
     for kind, patterns in RECORDS.items():
         for pattern in patterns:
-            match = re.search(bounded(pattern), text, re.IGNORECASE)
+            match = bounded_pattern(pattern, re.IGNORECASE).search(text)
             if match:
                 found.append((kind, match))
                 break
