@@ -6,11 +6,17 @@ import itertools
 from collections.abc import Iterator
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from harness.postgres import Cluster, throwaway_cluster
 from harness.stack import Stack, running_stack
 
 _databases = itertools.count(1)
+
+# No property test is judged by how long an example takes: on a loaded 2-core run
+# hypothesis's 200 ms deadline and its too-slow check failed examples that pass.
+settings.register_profile("beacon", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("beacon")
 
 
 @pytest.fixture(scope="session")
