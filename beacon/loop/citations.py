@@ -10,19 +10,30 @@ The server is host-blind: a card says *what* it cites and where that lives
 each host adapter builds its own URL from that. ``deep_link`` (SPEC §4) is the
 same target as a host-neutral URI, ``beacon:<kind>/<id>?project=<id>``: a name
 for the record, never an address in any host.
+
+The target's place (``beacon.wire.targets``) is read from the record's own
+fields: ``view`` ``{position, look_at, direction}``, ``bim`` ``{model, element,
+level}``, ``organisation``, ``project_name``, ``review`` and ``team``. A record
+without one has a target without it; a malformed view (NaN, two numbers, a
+direction of zeros) is dropped here, never forwarded to a host's camera.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 from urllib.parse import quote
 
+from beacon.wire.targets import MAX_NAME_CHARS, bim_reference, camera_view
 from beacon.wire.tools import tool_spec
 
 MAX_CARDS_PER_SOURCE = 10
 LINK_SCHEME = "beacon"
 _DATE_FIELDS = ("taken_at", "created_at", "captured_at", "date")
 _TITLE_FIELDS = ("title", "label", "name")
+# The target's fields read from the record's place, in the packed card's order.
+PLACE_FIELDS = ("view", "bim", "organisation", "project", "review", "team")
+_NO_PLACE: Mapping[str, Any] = dict.fromkeys(PLACE_FIELDS)
 
 
 def records_of(result: dict[str, Any]) -> list[dict[str, Any]]:
@@ -60,6 +71,23 @@ def _level(record: dict[str, Any]) -> str | None:
     return f"Level {number}" if isinstance(number, int) else None
 
 
+def _name(value: object) -> str | None:
+    return value if isinstance(value, str) and 0 < len(value) <= MAX_NAME_CHARS else None
+
+
+def record_place(record: Mapping[str, Any]) -> dict[str, Any]:
+    """The camera view, BIM reference and host scope ``record`` carries (PLACE_FIELDS),
+    each None where it carries none or a malformed one."""
+    return {
+        "view": camera_view(record.get("view")),
+        "bim": bim_reference(record.get("bim")),
+        "organisation": _name(record.get("organisation")),
+        "project": _name(record.get("project_name")),
+        "review": _name(record.get("review")),
+        "team": _name(record.get("team")),
+    }
+
+
 def link_target(
     kind: str,
     record_id: str,
@@ -67,8 +95,10 @@ def link_target(
     *,
     level_number: int | None = None,
     panorama_id: str | None = None,
+    place: Mapping[str, Any] = _NO_PLACE,
 ) -> dict[str, Any]:
-    """Where a cited record lives, host-neutral (a ``CitationTarget``'s fields).
+    """Where a cited record lives, host-neutral (a ``CitationTarget``'s fields); ``place``
+    is what ``record_place`` read from the record.
 
     A project is its own project; a panorama is its own panorama.
     """
@@ -78,6 +108,7 @@ def link_target(
         "project_id": record_id if kind == "project" else project_id,
         "level_number": level_number,
         "panorama_id": record_id if kind == "panorama" else panorama_id,
+        **{name: place.get(name) for name in PLACE_FIELDS},
     }
 
 
@@ -116,6 +147,7 @@ def card_fields(
         project_id or _str(record.get("project_id")),
         level_number=_int(record.get("level_number")),
         panorama_id=_str(record.get("capture_id")),
+        place=record_place(record),
     )
     return {
         "id": record_id,
@@ -148,13 +180,17 @@ def card_list(
 # A card waiting for load-more is kept as its own fields only, in this order;
 # what follows from its id, tool and project (kind, target, deep link) is
 # rebuilt when it is served. (500 waiting cards were 120 KB as dicts, 38 KB
-# packed.) Records kept before the target existed packed the first five only.
-PACKED_FIELDS = ("id", "title", "thumbnail", "level", "date", "level_number", "panorama_id")
+# packed.) Records kept before the target existed packed the first five only,
+# those before its place the first seven; a card packs no trailing nulls.
+PACKED_FIELDS = (
+    "id", "title", "thumbnail", "level", "date", "level_number", "panorama_id", *PLACE_FIELDS,
+)  # fmt: skip
+_PACKED_MIN = 5
 
 
 def pack_card(card: dict[str, Any]) -> list[Any]:
     target = card["target"]
-    return [
+    packed = [
         card["id"],
         card["title"],
         card["thumbnail"],
@@ -162,7 +198,11 @@ def pack_card(card: dict[str, Any]) -> list[Any]:
         card["date"],
         target["level_number"],
         None if target["panorama_id"] == card["id"] else target["panorama_id"],
+        *(target.get(name) for name in PLACE_FIELDS),
     ]
+    while len(packed) > _PACKED_MIN and packed[-1] is None:
+        packed.pop()
+    return packed
 
 
 def unpack_card(
@@ -176,7 +216,7 @@ def unpack_card(
         kind, record_id = str(packed["kind"]), str(packed["id"])
         target = link_target(kind, record_id, project_id)
         return {**packed, "deep_link": deep_link(target), "target": target}
-    if len(packed) > len(PACKED_FIELDS) or len(packed) < 5:
+    if len(packed) > len(PACKED_FIELDS) or len(packed) < _PACKED_MIN:
         raise ValueError(f"a packed card has {len(packed)} fields, not {len(PACKED_FIELDS)}")
     fields: dict[str, Any] = dict.fromkeys(PACKED_FIELDS)
     fields.update(zip(PACKED_FIELDS, packed, strict=False))
@@ -187,6 +227,7 @@ def unpack_card(
         project_id,
         level_number=fields["level_number"],
         panorama_id=fields["panorama_id"],
+        place=fields,
     )
     return {
         "id": fields["id"],

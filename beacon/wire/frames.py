@@ -12,6 +12,9 @@ from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
+# A citation's target (its place, camera view, BIM reference and host scope) has a
+# module of its own; it is re-exported here, beside the Citation that carries it.
+from beacon.wire.targets import CitationTarget as CitationTarget
 from beacon.wire.turns import Locale
 
 FrameType = Literal[
@@ -55,17 +58,6 @@ class PlannedCall(_Wire):
     call_id: str
     tool: str
     arguments: dict[str, Any]
-
-
-class CitationTarget(_Wire):
-    """Where a cited record lives, host-neutral: each host adapter builds its own URL
-    from these fields (the server knows no host's addresses)."""
-
-    kind: str
-    id: str
-    project_id: str | None = None
-    level_number: int | None = None
-    panorama_id: str | None = None
 
 
 class Citation(_Wire):

@@ -15,6 +15,15 @@ from beacon.loop.citations import card_fields
 from beacon.wire.frames import Citation
 
 HARBOR = "prj-harbor-tower"
+# A record that carries no view, BIM reference or host scope: its target has none.
+NO_PLACE = {
+    "view": None,
+    "bim": None,
+    "organisation": None,
+    "project": None,
+    "review": None,
+    "team": None,
+}
 
 
 @pytest.mark.parametrize(
@@ -30,6 +39,7 @@ HARBOR = "prj-harbor-tower"
                 "project_id": HARBOR,
                 "level_number": 7,
                 "panorama_id": "cap-000019",
+                **NO_PLACE,
             },
             "beacon:photo/ph-000223?project=prj-harbor-tower",
             id="photo-on-its-capture",
@@ -44,6 +54,7 @@ HARBOR = "prj-harbor-tower"
                 "project_id": HARBOR,
                 "level_number": 2,
                 "panorama_id": "cap-000002",
+                **NO_PLACE,
             },
             "beacon:annotation/ann-000020?project=prj-harbor-tower",
             id="annotation-on-its-capture",
@@ -58,6 +69,7 @@ HARBOR = "prj-harbor-tower"
                 "project_id": HARBOR,
                 "level_number": 3,
                 "panorama_id": "cap-000003",
+                **NO_PLACE,
             },
             "beacon:panorama/cap-000003?project=prj-harbor-tower",
             id="a-panorama-is-its-own-panorama",
@@ -72,6 +84,7 @@ HARBOR = "prj-harbor-tower"
                 "project_id": "prj-maple-clinic",
                 "level_number": None,
                 "panorama_id": None,
+                **NO_PLACE,
             },
             "beacon:project/prj-maple-clinic?project=prj-maple-clinic",
             id="a-project-is-its-own-project",
@@ -86,6 +99,7 @@ HARBOR = "prj-harbor-tower"
                 "project_id": HARBOR,
                 "level_number": 1,
                 "panorama_id": "cap-000051",
+                **NO_PLACE,
             },
             "beacon:panorama/cap-000051?project=prj-harbor-tower",
             id="the-records-own-project-when-the-call-named-none",
@@ -100,6 +114,7 @@ HARBOR = "prj-harbor-tower"
                 "project_id": None,
                 "level_number": None,
                 "panorama_id": None,
+                **NO_PLACE,
             },
             "beacon:document/doc-000004",
             id="no-project-known-and-a-boolean-is-no-level",

@@ -61,6 +61,7 @@ def test_a_whole_card_from_before_targets_is_served_with_a_target_and_no_host_ur
         "project_id": "prj-harbor-tower",
         "level_number": None,
         "panorama_id": None,
+        **dict.fromkeys(("view", "bim", "organisation", "project", "review", "team")),
     }
 
 
@@ -72,7 +73,7 @@ def test_a_card_packed_before_targets_existed_unpacks_to_a_valid_citation() -> N
     assert served.target.level_number is None and served.target.panorama_id is None
 
 
-@pytest.mark.parametrize("packed", [["ph-000223", "t", None, None], ["ph-1", *[None] * 7]])
+@pytest.mark.parametrize("packed", [["ph-000223", "t", None, None], ["ph-1", *[None] * 13]])
 def test_a_packed_card_of_the_wrong_length_is_refused(packed: list[Any]) -> None:
     with pytest.raises(ValueError, match="packed card"):
         unpack_card(packed, "search_photos", None)
