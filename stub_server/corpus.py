@@ -13,6 +13,7 @@ import random
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
+from stub_server.corpus_places import NO_PLACES, Places, build_places
 from stub_server.corpus_site import build_site_records
 
 # Photo vocabulary lives in its own table so the search index and the generator
@@ -43,6 +44,7 @@ __all__ = [
     "Document",
     "Level",
     "Photo",
+    "Places",
     "Progress",
     "Project",
     "build_corpus",
@@ -111,6 +113,8 @@ class Corpus:
     documents: tuple[Document, ...] = ()
     progress: tuple[Progress, ...] = ()
     clashes: tuple[Clash, ...] = ()
+    # Camera views, BIM references and host scope, by record id (corpus_places.py).
+    places: Places = NO_PLACES
 
     def project(self, project_id: str) -> Project | None:
         return next((p for p in self.projects if p.id == project_id), None)
@@ -227,14 +231,17 @@ def build_corpus(seed: int = 7) -> Corpus:
         builder.add_project(plan)
     projects, levels = tuple(plan.project for plan in _PLANS), tuple(builder.levels)
     site = build_site_records(seed, projects, levels)
+    captures, photos = tuple(builder.captures), tuple(builder.photos)
+    annotations = tuple(builder.annotations)
     return Corpus(
         seed=seed,
         projects=projects,
         levels=levels,
-        captures=tuple(builder.captures),
-        photos=tuple(builder.photos),
-        annotations=tuple(builder.annotations),
+        captures=captures,
+        photos=photos,
+        annotations=annotations,
         documents=site.documents,
         progress=site.progress,
         clashes=site.clashes,
+        places=build_places(seed, projects, captures, photos, annotations),
     )

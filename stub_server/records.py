@@ -1,5 +1,6 @@
 """The corpus's record types: what a project, level, capture, photo, annotation,
-document, progress row and clash look like.
+document, progress row and clash look like, and where a record stands (a camera
+view, a BIM reference, the host scope).
 
 Plain frozen dataclasses with no behaviour and no imports of the stub: the
 generators (``corpus`` for the core records, ``corpus_site`` for the site
@@ -98,3 +99,33 @@ class Clash:
     severity: str
     status: str
     detected_on: str
+
+
+Vector = tuple[float, float, float]
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """A camera view onto a record: where the camera stands, the point it looks at and
+    the unit vector between them (metres, the project's coordinates)."""
+
+    position: Vector
+    look_at: Vector
+    direction: Vector
+
+
+@dataclass(frozen=True, slots=True)
+class Bim:
+    """The building model, element and model level a finding is pinned to."""
+
+    model: str
+    element: str
+    level: str
+
+
+@dataclass(frozen=True, slots=True)
+class HostScope:
+    """Who a project's records belong to: the organisation and the site team."""
+
+    organisation: str
+    team: str

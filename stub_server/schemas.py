@@ -22,6 +22,19 @@ def _object(properties: dict[str, Any], required: list[str] | None = None) -> di
     return {"type": "object", "properties": properties, "required": required or list(properties)}
 
 
+_VECTOR = {"type": "array", "items": {"type": "number"}, "minItems": 3, "maxItems": 3}
+# Where a record stands (corpus_places.py): a camera view (metres, project coordinates)
+# and the host scope, on every capture, photo and finding; a finding's BIM reference
+# and review where it has them.
+VIEW = _object({"position": _VECTOR, "look_at": _VECTOR, "direction": _VECTOR})
+BIM = _object({"model": _STR, "element": _STR, "level": _STR})
+_PLACE_FIELDS: dict[str, Any] = {
+    "view": VIEW,
+    "organisation": _STR,
+    "team": _STR,
+    "project_name": _STR,
+}
+
 _PHOTO_FIELDS: dict[str, Any] = {
     "id": _STR,
     "title": _STR,
@@ -32,6 +45,7 @@ _PHOTO_FIELDS: dict[str, Any] = {
     "capture_id": _STR,
     "score": {"type": "number"},
     "thumbnail": _STR,
+    **_PLACE_FIELDS,
 }
 
 
@@ -88,21 +102,24 @@ CAPTURE_ITEM = _object(
         "photos": _INT,
         "annotations": _INT,
         "thumbnail": _STR,
+        **_PLACE_FIELDS,
     }
 )
+_ANNOTATION_FIELDS: dict[str, Any] = {
+    "id": _STR,
+    "title": _STR,
+    "kind": {"type": "string", "enum": ["safety", "quality"]},
+    "category": _STR,
+    "status": {"type": "string", "enum": ["open", "closed", "in_review"]},
+    "company": _STR,
+    "inspector": _STR,
+    "level_number": _LEVEL_NO,
+    "capture_id": _STR,
+    "created_at": _DATE,
+    **_PLACE_FIELDS,
+}
 ANNOTATION_ITEM = _object(
-    {
-        "id": _STR,
-        "title": _STR,
-        "kind": {"type": "string", "enum": ["safety", "quality"]},
-        "category": _STR,
-        "status": {"type": "string", "enum": ["open", "closed", "in_review"]},
-        "company": _STR,
-        "inspector": _STR,
-        "level_number": _LEVEL_NO,
-        "capture_id": _STR,
-        "created_at": _DATE,
-    }
+    {**_ANNOTATION_FIELDS, "bim": BIM, "review": _STR}, required=list(_ANNOTATION_FIELDS)
 )
 DOCUMENT_ITEM = _object(
     {

@@ -9,6 +9,10 @@ Beside the question it takes structured filters (level, status, category,
 kind, company, inspector, an inclusive date range), declared in its input schema and
 ANDed onto the generated SQL: a caller can narrow a question without
 rewording it. A cursor is bound to them as it is to the question.
+
+A row naming a capture, photo or finding by its ``id`` carries that record's place
+(camera view, BIM reference, host scope) beside the columns its SQL selected: the
+payload a host needs to open it, as the record tools carry it.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from pydantic import (
 )
 
 from stub_server import db
+from stub_server.corpus import Project
 from stub_server.sqlgen import Filters, Query, UntranslatableQuestion, to_sql, with_row_cap
 from stub_server.tools import (
     Flags,
@@ -95,6 +100,13 @@ def _run(ctx: ToolContext, query: Query) -> tuple[list[str], list[dict[str, Any]
     return columns, [dict(zip(columns, row, strict=True)) for row in rows]
 
 
+def _placed(ctx: ToolContext, project: Project, row: dict[str, Any]) -> dict[str, Any]:
+    record_id = row.get("id")
+    if not isinstance(record_id, str) or record_id not in ctx.corpus.places.views:
+        return row
+    return {**row, **ctx.corpus.places.fields(record_id, project)}
+
+
 def _cursor_filters(bound: object) -> Filters:
     """The filters a cursor was issued for, validated as arguments are."""
     if not isinstance(bound, dict):
@@ -132,7 +144,9 @@ def query_data(ctx: ToolContext, args: QueryDataArgs, flags: Flags) -> ToolOutpu
         # A real zero-result run: nothing matched, so a COUNT is 0 and a list is empty.
         rows = [{columns[0]: 0}] if query.aggregate_function == "COUNT" else []
     total = len(rows)
-    page = rows[offset : offset + ctx.settings.query_page_size]
+    page = [
+        _placed(ctx, project, row) for row in rows[offset : offset + ctx.settings.query_page_size]
+    ]
     has_more = offset + len(page) < total
     issued: dict[str, Any] = {"t": "query", "p": project.id, "q": question, "o": offset + len(page)}
     if filters.given():

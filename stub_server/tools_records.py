@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from stub_server.corpus import Annotation
+from stub_server.corpus import Annotation, Project
 from stub_server.corpus_site import Document
 from stub_server.tools import DateRange, Flags, ToolContext, ToolOutput, paged_output, paginate
 
@@ -78,7 +78,7 @@ class SearchDocumentsArgs(PagedArgs):
     kind: Literal["spec", "rfi"] | None = None
 
 
-def _annotation_item(annotation: Annotation) -> dict[str, Any]:
+def _annotation_item(ctx: ToolContext, annotation: Annotation, project: Project) -> dict[str, Any]:
     return {
         "id": annotation.id,
         "title": annotation.title,
@@ -90,6 +90,7 @@ def _annotation_item(annotation: Annotation) -> dict[str, Any]:
         "level_number": annotation.level_number,
         "capture_id": annotation.capture_id,
         "created_at": annotation.created_at,
+        **ctx.corpus.places.fields(annotation.id, project),
     }
 
 
@@ -115,7 +116,7 @@ def _keeps(a: Annotation, args: ListAnnotationsArgs, project_id: str) -> bool:
 def list_annotations(ctx: ToolContext, args: ListAnnotationsArgs, flags: Flags) -> ToolOutput:
     project = ctx.project(args.project_id)
     rows = [
-        _annotation_item(a)
+        _annotation_item(ctx, a, project)
         for a in ctx.corpus.annotations
         if not flags.zero_hits and _keeps(a, args, project.id)
     ]

@@ -122,6 +122,8 @@ class SearchIndex:
 
 
 def _item(ctx: ToolContext, score: float, photo: Photo, measured: bool) -> dict[str, Any]:
+    project = ctx.corpus.project(photo.project_id)
+    places = ctx.corpus.places.fields(photo.id, project) if project is not None else {}
     item = {
         "id": photo.id,
         "title": photo.title,
@@ -132,6 +134,7 @@ def _item(ctx: ToolContext, score: float, photo: Photo, measured: bool) -> dict[
         "capture_id": photo.capture_id,
         "score": score,
         "thumbnail": f"{ctx.public_origin}/thumbs/{photo.id}.svg",
+        **places,
     }
     if measured:
         item["analysis"] = analysis(photo)

@@ -70,6 +70,8 @@ def get_capture(ctx: ToolContext, args: GetCaptureArgs, flags: Flags) -> ToolOut
         "annotations": sum(1 for a in ctx.corpus.annotations if a.capture_id == capture.id),
         "thumbnail": f"{ctx.public_origin}/thumbs/{capture.id}.svg",
     }
+    if (project := ctx.corpus.project(capture.project_id)) is not None:
+        item.update(ctx.corpus.places.fields(capture.id, project))
     items = [] if flags.zero_hits else [item]
     page = Page(items, len(items), False, None)
     return paged_output("rows", "Capture", page, _CAPTURE_COLUMNS)
