@@ -1,25 +1,33 @@
 // The site-viewer host: levels and panoramas of Harbor Tower, with the panel
 // beside them. It gives the panel its full view (project, level, panorama,
 // the pins on that panorama trimmed to the wire's cap) and moves its own view
-// when a citation is clicked. All of it through the nine adapter methods; a
-// citation's link is this host's own URL, built from the target the server sent.
+// when a citation is clicked: its level, panorama and focus, and its camera to the
+// target's view, in place (a history entry, never a reload). All of it through the
+// nine adapter methods; a citation's link is this host's own URL, built from the
+// target the server sent, the view included, so a fresh open lands at that view.
 
 import { VIEW_ANNOTATIONS_CAP } from "/panel/host.js";
 import { mountPanel } from "/panel/panel.js";
 import { signIn } from "/hosts/shared/token.js";
-import { readViewerParams, viewerHref } from "/hosts/viewer/link.js";
+import { createCamera } from "/hosts/viewer/camera.js";
+import { cameraView, readViewerParams, viewParam, viewerHref } from "/hosts/viewer/link.js";
 import { LEVELS, PANORAMAS, PROJECT, annotationsOf } from "/hosts/viewer/site.js";
 
 const $ = (id) => document.getElementById(id);
 const session = signIn(window);
 const listeners = new Set();
+const camera = createCamera(document.querySelector('[data-testid="viewer"]'));
 
 // The view is this host's app state; the DOM below is drawn from it.
 let view = initialView(new URL(window.location.href).searchParams);
 
 function initialView(params) {
-  const start = { level: 3, panoramaId: "cap-000003", focus: null };
   const wanted = readViewerParams(params);
+  return { ...placeOf(wanted), camera: wanted.view };
+}
+
+function placeOf(wanted) {
+  const start = { level: 3, panoramaId: "cap-000003", focus: null };
   const panorama = PANORAMAS.find((p) => p.id === wanted.panorama);
   if (panorama) return { level: panorama.level, panoramaId: panorama.id, focus: wanted.focus ?? panorama.id };
   // A panorama this demo site does not list, on a level it does: open it there.
@@ -60,15 +68,20 @@ function snapshot() {
   };
 }
 
-function moveTo(next) {
+// A citation's move is a history entry (pushState: Back returns to where the user
+// was); the viewer's own buttons replace the address; popstate only redraws.
+function moveTo(next, history = "replace") {
   view = next;
   const url = new URL(window.location.href);
-  for (const key of ["panorama", "level", "focus", "photo", "annotation"]) url.searchParams.delete(key);
+  for (const key of ["panorama", "level", "focus", "photo", "annotation", "view"]) url.searchParams.delete(key);
   url.searchParams.set("project", PROJECT.id);
   url.searchParams.set("panorama", view.panoramaId);
   url.searchParams.set("level", String(view.level));
   if (view.focus && view.focus !== view.panoramaId) url.searchParams.set("focus", view.focus);
-  window.history.replaceState(window.history.state, "", url.pathname + url.search);
+  if (view.camera) url.searchParams.set("view", viewParam(view.camera));
+  if (history === "push") window.history.pushState(null, "", url.pathname + url.search);
+  else if (history === "replace") window.history.replaceState(window.history.state, "", url.pathname + url.search);
+  camera.moveTo(view.camera ?? null);
   draw();
   const snap = snapshot();
   for (const listener of listeners) listener(snap);
@@ -87,6 +100,9 @@ const adapter = {
   dispatchCitation(citation) {
     const target = citation.target;
     if (!target || !SHOWN_HERE.has(target.kind) || typeof target.id !== "string") return false;
+    // The camera goes where the target says, or to no known view: never kept from
+    // the last record, as if this one were seen from there.
+    const cameraTo = cameraView(target.view);
     const levelMatch = /(\d+)/.exec(String(citation.level ?? ""));
     const level = Number.isInteger(target.level_number)
       ? target.level_number
@@ -101,7 +117,8 @@ const adapter = {
         panoramaLabel: known?.label ?? String(citation.title ?? target.id),
         panoramaTime: known?.time ?? citation.date ?? null,
         focus: target.id,
-      });
+        camera: cameraTo,
+      }, "push");
     } else if (typeof target.panorama_id === "string") {
       // A photo or a pin on a known capture: open that panorama, focused on it.
       const known = PANORAMAS.find((p) => p.id === target.panorama_id);
@@ -111,11 +128,12 @@ const adapter = {
         panoramaLabel: known?.label ?? target.panorama_id,
         panoramaTime: known?.time ?? null,
         focus: target.id,
-      });
+        camera: cameraTo,
+      }, "push");
     } else {
       // No capture named: go to its level's first panorama and focus on it.
       const pano = PANORAMAS.find((p) => p.level === level) ?? panoramaOf(view);
-      moveTo({ level, panoramaId: pano.id, focus: target.id });
+      moveTo({ level, panoramaId: pano.id, focus: target.id, camera: cameraTo }, "push");
     }
     return true;
   },
@@ -175,9 +193,16 @@ function draw() {
   $("captured").textContent = pano.time ? pano.time.slice(0, 10) : "—";
   $("focus").textContent = view.focus ?? "—";
   $("pins").textContent = `${pins.length}`;
+  $("camera").textContent = view.camera
+    ? `${view.camera.position.map((n) => n.toFixed(2)).join(", ")} → ${view.camera.look_at.map((n) => n.toFixed(2)).join(", ")}`
+    : "—";
   document.querySelector('[data-testid="viewer"]').dataset.level = String(view.level);
 }
 
 document.querySelector('[data-testid="viewer-project"]').textContent = PROJECT.name;
+window.addEventListener("popstate", () => {
+  moveTo(initialView(new URL(window.location.href).searchParams), "none");
+});
+camera.moveTo(view.camera, { animate: false });
 draw();
 mountPanel($("beacon-panel"), adapter);
