@@ -1,7 +1,7 @@
 """The view in the link, across the real wires: the stub's MCP tool results go
 through the real chat server's citation builder, and each card's target carries
 the camera view, BIM reference and host scope the stub gave that record — on the
-references frame and on a load-more page kept packed in the store.
+references frame and on the load-more cards kept packed in the store.
 
 What each record carries is read from the stub's corpus, not from the frames.
 """
@@ -23,6 +23,8 @@ from stub_server.records import Bim, View
 pytestmark = pytest.mark.e2e
 PHOTOS = "Photos of missing hard hats in Harbor Tower"
 FINDINGS = "List open quality findings on level 3 of Harbor Tower"
+# query_data's saturated page: the cards past the first ten wait in the store, packed.
+PANORAMAS = "List all panoramas in Harbor Tower"
 
 
 @cache
@@ -83,9 +85,11 @@ def test_a_finding_card_carries_its_bim_reference_and_its_review(stack: Stack) -
     assert any(card["target"]["bim"] for card in cards)
 
 
-def test_a_load_more_page_keeps_each_cards_view(stack: Stack) -> None:
+def test_the_cards_a_load_more_serves_from_the_store_keep_each_cards_view(stack: Stack) -> None:
     token = stack.token(sub="view-pager")
-    events = run_turn(stack.chat_url, {"message": PHOTOS}, token=token)
+    events = run_turn(stack.chat_url, {"message": PANORAMAS}, token=token)
+    for card in _citations(events):
+        assert card["target"]["view"] == _as_wire(_views()[card["id"]]), card["id"]
     turn_id = events[0].json()["turn_id"]
     (refs,) = [e.json() for e in events if e.event == "references"]
     more = httpx.post(
@@ -96,6 +100,6 @@ def test_a_load_more_page_keeps_each_cards_view(stack: Stack) -> None:
     )
     assert more.status_code == 200
     cards = more.json()["citations"]
-    assert len(cards) == 10
+    assert len(cards) == 10 and {card["kind"] for card in cards} == {"panorama"}
     for card in cards:
         assert card["target"]["view"] == _as_wire(_views()[card["id"]]), card["id"]
