@@ -20,6 +20,7 @@ direction of zeros) is dropped here, never forwarded to a host's camera.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 from urllib.parse import quote
@@ -114,9 +115,18 @@ def link_target(
 
 def deep_link(target: dict[str, Any]) -> str:
     """The target as a host-neutral URI: ``beacon:<kind>/<id>[?project=<id>]``."""
-    path = f"{LINK_SCHEME}:{quote(target['kind'], safe='')}/{quote(target['id'], safe='')}"
+    path = f"{LINK_SCHEME}:{_quoted(target['kind'])}/{_quoted(target['id'])}"
     project = target.get("project_id")
-    return f"{path}?project={quote(project, safe='')}" if project else path
+    return f"{path}?project={_quoted(project)}" if project else path
+
+
+# What percent-encoding leaves as it is (RFC 3986's unreserved characters): most
+# ids are only that, and are used as they are without quote()'s per-byte walk.
+_UNRESERVED = re.compile(r"[A-Za-z0-9_.~-]*")
+
+
+def _quoted(value: str) -> str:
+    return value if _UNRESERVED.fullmatch(value) else quote(value, safe="")
 
 
 def _int(value: object) -> int | None:

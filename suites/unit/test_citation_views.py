@@ -85,6 +85,7 @@ MALFORMED_VIEWS = [
     pytest.param({**VIEW, "look_at": ["1", "2", "3"]}, id="numbers-as-strings"),
     pytest.param({**VIEW, "position": [True, 2.0, 3.0]}, id="a-boolean-is-no-coordinate"),
     pytest.param({**VIEW, "direction": [0.0, 0.0, 0.0]}, id="a-direction-of-zeros"),
+    pytest.param({**VIEW, "position": [10**400, 2.0, 3.0]}, id="an-integer-past-any-float"),
     pytest.param({"position": VIEW["position"], "direction": VIEW["direction"]}, id="no-look-at"),
     pytest.param({**VIEW, "direction": None}, id="a-null-direction"),
     pytest.param([[1, 2, 3], [4, 5, 6], [1, 0, 0]], id="not-an-object"),
