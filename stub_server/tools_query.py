@@ -100,11 +100,18 @@ def _run(ctx: ToolContext, query: Query) -> tuple[list[str], list[dict[str, Any]
     return columns, [dict(zip(columns, row, strict=True)) for row in rows]
 
 
+# A row keeps where its own record stands (view, BIM reference, review); the host
+# scope is its project's, the same on every row, so rows leave it to the record
+# tools — with it a saturated 3000-row answer was 2.8× the bytes it was before views.
+_ROW_PLACE = ("view", "bim", "review")
+
+
 def _placed(ctx: ToolContext, project: Project, row: dict[str, Any]) -> dict[str, Any]:
     record_id = row.get("id")
     if not isinstance(record_id, str) or record_id not in ctx.corpus.places.views:
         return row
-    return {**row, **ctx.corpus.places.fields(record_id, project)}
+    place = ctx.corpus.places.fields(record_id, project)
+    return {**row, **{name: place[name] for name in _ROW_PLACE if name in place}}
 
 
 def _cursor_filters(bound: object) -> Filters:
