@@ -100,15 +100,22 @@ def _run(ctx: ToolContext, query: Query) -> tuple[list[str], list[dict[str, Any]
     return columns, [dict(zip(columns, row, strict=True)) for row in rows]
 
 
-# A row keeps where its own record stands (view, BIM reference, review); the host
-# scope is its project's, the same on every row, so rows leave it to the record
-# tools — with it a saturated 3000-row answer was 2.8× the bytes it was before views.
+# A finding's or photo's row keeps where its record stands (view, BIM reference,
+# review). The host scope is its project's, the same on every row, and a capture's
+# pose is get_capture's: a panorama listing runs to the 3000-row cap, and with both
+# on every row the saturated answer was 2.8× its bytes before views (and every turn
+# that listed panoramas twice as slow, at the stub and in the chat server alike).
 _ROW_PLACE = ("view", "bim", "review")
+_POSED_ELSEWHERE = "cap-"  # capture ids (corpus.py)
 
 
 def _placed(ctx: ToolContext, project: Project, row: dict[str, Any]) -> dict[str, Any]:
     record_id = row.get("id")
-    if not isinstance(record_id, str) or record_id not in ctx.corpus.places.views:
+    if (
+        not isinstance(record_id, str)
+        or record_id.startswith(_POSED_ELSEWHERE)
+        or record_id not in ctx.corpus.places.views
+    ):
         return row
     place = ctx.corpus.places.fields(record_id, project)
     return {**row, **{name: place[name] for name in _ROW_PLACE if name in place}}

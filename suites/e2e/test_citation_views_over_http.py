@@ -23,8 +23,8 @@ from stub_server.records import Bim, View
 pytestmark = pytest.mark.e2e
 PHOTOS = "Photos of missing hard hats in Harbor Tower"
 FINDINGS = "List open quality findings on level 3 of Harbor Tower"
-# query_data's saturated page: the cards past the first ten wait in the store, packed.
-PANORAMAS = "List all panoramas in Harbor Tower"
+# A query_data listing of findings: the cards past the first ten wait in the store, packed.
+LISTED = "List all findings by Keystone Concrete in Harbor Tower"
 
 
 @cache
@@ -87,7 +87,7 @@ def test_a_finding_card_carries_its_bim_reference_and_its_review(stack: Stack) -
 
 def test_the_cards_a_load_more_serves_from_the_store_keep_each_cards_view(stack: Stack) -> None:
     token = stack.token(sub="view-pager")
-    events = run_turn(stack.chat_url, {"message": PANORAMAS}, token=token)
+    events = run_turn(stack.chat_url, {"message": LISTED}, token=token)
     for card in _citations(events):
         assert card["target"]["view"] == _as_wire(_views()[card["id"]]), card["id"]
     turn_id = events[0].json()["turn_id"]
@@ -100,6 +100,6 @@ def test_the_cards_a_load_more_serves_from_the_store_keep_each_cards_view(stack:
     )
     assert more.status_code == 200
     cards = more.json()["citations"]
-    assert len(cards) == 10 and {card["kind"] for card in cards} == {"panorama"}
+    assert len(cards) == 10 and {card["kind"] for card in cards} == {"annotation"}
     for card in cards:
         assert card["target"]["view"] == _as_wire(_views()[card["id"]]), card["id"]
