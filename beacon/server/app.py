@@ -37,6 +37,7 @@ from beacon.server.http_errors import http_error
 from beacon.server.hub import TurnHub
 from beacon.server.negotiation import NotAcceptable, not_acceptable
 from beacon.server.openapi import OPENAPI_VERSION, published
+from beacon.server.openings import OpeningFirst
 from beacon.server.quota import Quota
 from beacon.server.ratelimit import RateLimit, TurnRateLimits, rate_limits_from
 from beacon.server.replies import error, store_unavailable
@@ -137,8 +138,10 @@ def create_app(settings: Settings) -> FastAPI:
     # The edge also opens the event stream to a stream ticket (EventSource sends no header).
     verifier = _verifier(settings)
     app.add_middleware(TicketEdge, verifier=verifier, limits=limits, tickets=context.tickets)
-    # Outermost: every answer, the edge's refusals too, carries the security headers.
+    # Every answer, the edge's refusals too, carries the security headers.
     app.add_middleware(SecurityHeaders, image_origins=(origin_of(settings.mcp_url),))
+    # Outermost: a turn's request goes ahead of other turns' work from its arrival.
+    app.add_middleware(OpeningFirst, openings=context.hub.openings)
     app.add_exception_handler(RequestValidationError, invalid_request)
     app.add_exception_handler(HTTPException, http_error)
     app.add_exception_handler(NotAcceptable, not_acceptable)

@@ -20,6 +20,8 @@ from __future__ import annotations
 import asyncio
 import collections
 
+from starlette.types import ASGIApp, Receive, Scope, Send
+
 # An opening holds other turns back for at most this long: a start that cannot be
 # stored (the store restarting) must not stall every other turn's work meanwhile.
 MAX_HOLD_S = 1.0
@@ -93,3 +95,35 @@ class Openings:
     def _released(self) -> None:
         self._releasing = False
         self._release_next()
+
+
+OPENING_KEY = "beacon.opening"  # the scope state's key for a request's opening
+TURNS_PATH = "/v1/turns"
+
+
+class OpeningFirst:
+    """Pure ASGI, outermost: a ``POST /v1/turns`` is opening from its arrival, so the
+    bearer check, the rate limits and the body read go ahead of other turns' work
+    too (on PostgreSQL the rate limiter's round trip was most of a burst's wait).
+
+    The route takes the opening from the scope's state and hands it to the hub,
+    which ends it once the turn's ``start`` is published; a request refused before
+    (a 401, a 429, a bad body) ends it here when it is answered.
+    """
+
+    def __init__(self, app: ASGIApp, *, openings: Openings) -> None:
+        self.app = app
+        self.openings = openings
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if not (
+            scope["type"] == "http" and scope["method"] == "POST" and scope["path"] == TURNS_PATH
+        ):
+            await self.app(scope, receive, send)
+            return
+        opening = self.openings.begin()
+        scope.setdefault("state", {})[OPENING_KEY] = opening
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            opening.end()  # idempotent: a started turn's ended when its start was out

@@ -96,3 +96,19 @@ def test_a_started_turn_waits_for_another_turns_opening_before_any_upstream_requ
     frames = frames_of(bytes(raw))
     assert frames[-1].event == "done"
     assert [e["tool"] for e in _requests(stack.mcp_origin, turn_id)][:1] == ["list_projects"]
+
+
+def test_a_turn_request_refused_at_the_edge_or_the_route_leaves_nothing_opening(
+    stack: Stack, chat: str
+) -> None:
+    turns = f"{chat}/v1/turns"
+    sse = {"Accept": "text/event-stream"}
+    body = {"mode": "single", "message": QUESTION}
+    bad_bearer = httpx.post(turns, json=body, headers=sse | {"Authorization": "Bearer x"})
+    assert bad_bearer.status_code == 401
+    no_message = httpx.post(
+        turns, json={"mode": "single"}, headers=sse | {"Authorization": f"Bearer {stack.token()}"}
+    )
+    assert no_message.status_code == 422
+    # Were either still opening, every other turn would wait for it (up to its time limit).
+    assert httpx.post(f"{chat}/test/release", timeout=10).json() == {"opening": 0}

@@ -20,7 +20,7 @@ from beacon.server.context import AppContext, Context, bearer_of, identify
 from beacon.server.hub import LiveTurn, Recovery
 from beacon.server.negotiation import EVENT_STREAM, serves
 from beacon.server.openapi import AUTH, GUARDED, SESSION_HEADER, STARTED, ScenarioHeader, errors
-from beacon.server.openings import Opening
+from beacon.server.openings import OPENING_KEY, Opening
 from beacon.server.replies import busy, not_found, store_unavailable
 from beacon.server.sse import stream
 from beacon.server.timing import TIMING_HEADER, Phases
@@ -50,8 +50,10 @@ async def post_turn(
 ) -> Any:
     phases = Phases(request.scope.get("state", {}))
     phases.mark("edge")
-    # Opening until its start is published: other turns' next requests wait for it.
-    opening = context.hub.openings.begin()
+    # Opening until its start is published: other turns' next requests wait for it
+    # (begun at the request's arrival, server/openings.py; here when it was not).
+    held = request.scope.get("state", {}).get(OPENING_KEY)
+    opening = held if isinstance(held, Opening) else context.hub.openings.begin()
     started = False
     try:
         response, started = await _start_turn(
