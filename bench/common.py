@@ -120,18 +120,26 @@ async def post_turn(
 async def post_at_once(
     http: httpx.AsyncClient,
     chat_url: str,
-    token: str,
+    token: str | Sequence[str],
     questions: Sequence[str],
     *,
     turns: int,
     deadline_s: float,
     timeout_s: float = TURN_TIMEOUT_S,
 ) -> tuple[list[TurnRun | None], float]:
-    """``turns`` turns posted at once, the questions rotating: each one's run (None for
-    a turn not finished within ``deadline_s``, which is cancelled) and the wall time."""
+    """``turns`` turns posted at once, the questions (and the tokens, when several are
+    given: one user each) rotating: each one's run (None for a turn not finished within
+    ``deadline_s``, which is cancelled) and the wall time."""
+    tokens = [token] if isinstance(token, str) else list(token)
     tasks = [
         asyncio.create_task(
-            post_turn(http, chat_url, token, questions[i % len(questions)], timeout_s=timeout_s)
+            post_turn(
+                http,
+                chat_url,
+                tokens[i % len(tokens)],
+                questions[i % len(questions)],
+                timeout_s=timeout_s,
+            )
         )
         for i in range(turns)
     ]

@@ -2,7 +2,7 @@
 (SPEC §7; issues 16 and 32).
 
 ``--turns`` (default 100) turns are posted at once to a stack on loopback
-(httpx async client, one connection per turn, bounded total time), in three
+(httpx async client, one connection and one user per turn, bounded total time), in three
 layouts in one run: the chat server as one process on SQLite, then as two and
 as four processes on one port sharing a throwaway PostgreSQL cluster
 (``beacon up --workers N --db``). Right before each, the floor (bench/floor.py: a
@@ -110,8 +110,12 @@ async def _posted(
         warm = await post_turn(http, stack.chat_url, token, QUESTIONS[0])
         if warm.failure or frame_problem(warm.events):
             raise RuntimeError(f"warm-up turn failed: {warm.failure or frame_problem(warm.events)}")
+        # A hundred people asking at once, a turn each: one user's hundred turns would
+        # queue on that user's rate-limit bucket (one row, locked per take, on
+        # PostgreSQL), which is the limit doing its job, not the time to a first frame.
+        users = [stack.token(sub=f"bench-user-{i:03d}") for i in range(turns)]
         return await post_at_once(
-            http, stack.chat_url, token, QUESTIONS, turns=turns, deadline_s=deadline_s
+            http, stack.chat_url, users, QUESTIONS, turns=turns, deadline_s=deadline_s
         )
 
 
