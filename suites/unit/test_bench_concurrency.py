@@ -5,11 +5,12 @@ from __future__ import annotations
 import asyncio
 import json
 
+import httpx
 import pytest
 
 from beacon.wire.sse import SseEvent
 from bench import concurrency
-from bench.common import TurnRun
+from bench.common import TurnRun, post_at_once
 from harness.stack import Stack
 
 
@@ -98,3 +99,22 @@ def test_smoke_a_few_concurrent_turns(stack: Stack, token: str) -> None:
     assert any("2 processes, PostgreSQL" in line for line in side_by_side)
     assert any("ratio to the floor   p50 2.00×" in line for line in side_by_side)
     assert any("6 admitted" in line for line in side_by_side)
+
+
+def test_turns_posted_at_once_take_the_given_users_tokens_in_turn() -> None:
+    seen: list[str] = []
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        seen.append(request.headers["Authorization"])
+        body = 'event: start\nid: 1\ndata: {"turn_id": "t_1", "seq": 1}\n\n'
+        return httpx.Response(200, text=body, headers={"Content-Type": "text/event-stream"})
+
+    async def post() -> None:
+        async with httpx.AsyncClient(transport=httpx.MockTransport(answer)) as http:
+            runs, _ = await post_at_once(
+                http, "http://chat", ["a", "b", "c"], ["q"], turns=6, deadline_s=10
+            )
+        assert all(run is not None for run in runs)
+
+    asyncio.run(post())
+    assert sorted(seen) == sorted(["Bearer a", "Bearer b", "Bearer c"] * 2)
