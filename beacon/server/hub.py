@@ -33,7 +33,7 @@ from enum import Enum
 import anyio
 
 from beacon.loop.frames import Frame
-from beacon.server.openings import Opening, Openings
+from beacon.server.openings import Openings
 from beacon.telemetry import metrics
 from beacon.wire.frames import TERMINAL_FRAMES
 
@@ -136,7 +136,7 @@ class TurnHub:
 
     def __init__(self) -> None:
         self._live: dict[str, LiveTurn] = {}
-        # Turns being opened: a route begins one; the turn's published start ends it.
+        # Turns whose stream is opening (server/openings.py: OpeningFirst counts them).
         self.openings = Openings()
         self._tasks: set[asyncio.Task[None]] = set()
 
@@ -154,14 +154,11 @@ class TurnHub:
         persist: Persist,
         failed: SaveFailed,
         recovery: Recovery | None = None,
-        opening: Opening | None = None,
     ) -> None:
-        """Drive a turn: its frames stored, then published. ``opening`` (from
-        ``openings.begin()``) ends when its ``start`` is published."""
         self._live[live.turn_id] = live
         metrics.turn_started()
         task = asyncio.create_task(
-            self._drive(live, frames, persist, failed, recovery, time.perf_counter(), opening),
+            self._drive(live, frames, persist, failed, recovery, time.perf_counter()),
             name=live.turn_id,
         )
         self._tasks.add(task)
@@ -175,7 +172,6 @@ class TurnHub:
         failed: SaveFailed,
         recovery: Recovery | None,
         began: float,
-        opening: Opening | None,
     ) -> None:
         # Two halves joined by a queue: the turn never waits on the store, and the
         # publisher stores whatever the turn made since its last commit as one batch
@@ -192,13 +188,9 @@ class TurnHub:
                     # the log its followers read): under a burst of turns, every start
                     # goes out ahead of the work the turns queue on the event loop.
                     await live.wait_published(1, publisher)
-                    if opening is not None:
-                        opening.end()
                     if live.published:
                         metrics.first_frame(time.perf_counter() - began)
         finally:
-            if opening is not None:
-                opening.end()
             made.put_nowait(None)
             await publisher
             if live.terminal is not None:

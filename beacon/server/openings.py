@@ -7,12 +7,13 @@ arrival order, so under a burst of turns a late request waits behind the work of
 every turn admitted before it, and its first frame comes late for no reason of
 its own (issue 32: p95 6× a bare SSE app's).
 
-So a turn is *opening* from the moment its route begins until its ``start`` is
-published (or the route refuses it), and while any turn is opening, other
+So a turn is *opening* from its request's arrival until its ``start`` frame is
+sent (or it is refused: ``OpeningFirst``), and while any turn is opening, other
 turns pause before their next upstream or model request (``wait``). Work
 already in flight runs on; only new requests wait, so a paused turn holds no
 upstream resource and the pause ends as soon as the last opening does. A lone
-turn never waits: its own opening has ended before its work begins.
+turn waits at most for its own ``start`` to leave (its work begins once that frame
+is stored, and the stream sends it on the loop's next pass).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from __future__ import annotations
 import asyncio
 import collections
 
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 # An opening holds other turns back for at most this long: a start that cannot be
 # stored (the store restarting) must not stall every other turn's work meanwhile.
@@ -28,8 +29,8 @@ MAX_HOLD_S = 1.0
 
 
 class Opening:
-    """One turn's opening; ``end`` is idempotent (the route that refuses a turn, the
-    hub that publishes its start and the hold's time limit may all end it)."""
+    """One turn's opening; ``end`` is idempotent (its first bytes sent, its request
+    answered and the hold's time limit may all end it)."""
 
     def __init__(self, openings: Openings, hold_s: float) -> None:
         self._openings: Openings | None = openings
@@ -97,18 +98,15 @@ class Openings:
         self._release_next()
 
 
-OPENING_KEY = "beacon.opening"  # the scope state's key for a request's opening
 TURNS_PATH = "/v1/turns"
 
 
 class OpeningFirst:
     """Pure ASGI, outermost: a ``POST /v1/turns`` is opening from its arrival, so the
     bearer check, the rate limits and the body read go ahead of other turns' work
-    too (on PostgreSQL the rate limiter's round trip was most of a burst's wait).
-
-    The route takes the opening from the scope's state and hands it to the hub,
-    which ends it once the turn's ``start`` is published; a request refused before
-    (a 401, a 429, a bad body) ends it here when it is answered.
+    too (on PostgreSQL the rate limiter's round trip was most of a burst's wait),
+    until the first bytes of its answer leave: a started turn's ``start`` frame (the
+    stream sends it once it is stored), or a refusal (a 401, a 429, a bad body).
     """
 
     def __init__(self, app: ASGIApp, *, openings: Openings) -> None:
@@ -122,8 +120,15 @@ class OpeningFirst:
             await self.app(scope, receive, send)
             return
         opening = self.openings.begin()
-        scope.setdefault("state", {})[OPENING_KEY] = opening
+
+        async def sending(message: Message) -> None:
+            if message["type"] == "http.response.body" and (
+                message.get("body") or not message.get("more_body", False)
+            ):
+                opening.end()
+            await send(message)
+
         try:
-            await self.app(scope, receive, send)
+            await self.app(scope, receive, sending)
         finally:
-            opening.end()  # idempotent: a started turn's ended when its start was out
+            opening.end()  # answered without a body, or the client went away first

@@ -28,13 +28,13 @@ QUESTION = "How many open safety findings are on level 3 of Harbor Tower?"
 
 
 def _held_openings(app: FastAPI) -> Any:
-    """The app behind two paths that begin and end an opening on the server's own
+    """The app behind paths that begin, end and count openings on the server's own
     loop, as a request between its arrival and its published start does."""
     held: list[Opening] = []
 
     async def wrapped(scope: Any, receive: Any, send: Any) -> None:
         path = scope.get("path") if scope["type"] == "http" else None
-        if path not in ("/test/hold", "/test/release"):
+        if path not in ("/test/hold", "/test/release", "/test/count"):
             return await app(scope, receive, send)
         openings = app.state.context.hub.openings
         if path == "/test/hold":
@@ -81,6 +81,8 @@ def test_a_started_turn_waits_for_another_turns_opening_before_any_upstream_requ
     reader.start()
     try:
         assert started.wait(30), "the turn's own start must not wait for the other opening"
+        # Its own opening ended as its start left: only the held one is opening.
+        assert httpx.post(f"{chat}/test/count", timeout=10).json() == {"opening": 1}
         # Unpaused, the turn plans, calls and ends in well under a second.
         assert not finished.wait(1.5), "the turn ran while another turn was opening"
         frames = frames_of(bytes(raw))

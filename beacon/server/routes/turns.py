@@ -20,7 +20,6 @@ from beacon.server.context import AppContext, Context, bearer_of, identify
 from beacon.server.hub import LiveTurn, Recovery
 from beacon.server.negotiation import EVENT_STREAM, serves
 from beacon.server.openapi import AUTH, GUARDED, SESSION_HEADER, STARTED, ScenarioHeader, errors
-from beacon.server.openings import OPENING_KEY, Opening
 from beacon.server.replies import busy, not_found, store_unavailable
 from beacon.server.sse import stream
 from beacon.server.timing import TIMING_HEADER, Phases
@@ -50,39 +49,15 @@ async def post_turn(
 ) -> Any:
     phases = Phases(request.scope.get("state", {}))
     phases.mark("edge")
-    # Opening until its start is published: other turns' next requests wait for it
-    # (begun at the request's arrival, server/openings.py; here when it was not).
-    held = request.scope.get("state", {}).get(OPENING_KEY)
-    opening = held if isinstance(held, Opening) else context.hub.openings.begin()
-    started = False
-    try:
-        response, started = await _start_turn(
-            request, body, context, x_beacon_scenario, phases, opening
-        )
-        return response
-    finally:
-        if not started:
-            opening.end()  # refused: a started turn's ends once its start is out
-
-
-async def _start_turn(
-    request: Request,
-    body: TurnRequest,
-    context: AppContext,
-    scenario: str | None,
-    phases: Phases,
-    opening: Opening,
-) -> tuple[Any, bool]:
-    """The response, and whether a turn started (the hub then ends its opening)."""
     identity = identify(request)
     store = context.store
     if not store.ready():
-        return store_unavailable(), False
+        return store_unavailable()
     running = context.hub.running()
     if running >= context.settings.max_turns:
         # Admission control: refused now, before anything is spent, not started late.
         metrics.turn_shed()
-        return busy(running), False
+        return busy(running)
     session_id = None
     if body.mode == "chat":
         if body.session_id is None:
@@ -92,7 +67,7 @@ async def _start_turn(
             # another user's, so no client can plant or claim a name.
             owner = await anyio.to_thread.run_sync(store.session_owner, body.session_id)
             if owner != identity.sub:
-                return not_found("session"), False
+                return not_found("session")
             session_id = body.session_id
     phases.mark("session")
     # Last before the turn starts (a request refused above spent nothing), and
@@ -101,7 +76,7 @@ async def _start_turn(
     if refused is not None:
         if refused.status_code == 429:
             metrics.quota_refused()
-        return refused, False
+        return refused
     phases.mark("quota")
     turn_id = new_turn_id()
     settings = context.settings
@@ -119,13 +94,14 @@ async def _start_turn(
         answer_deadline_s=settings.answer_deadline_s,
         heartbeat_s=settings.heartbeat_s,
         filters=settings.filters,
+        # Before each upstream or model request: turns still opening go first.
         pause=context.hub.openings.wait,
     )
     turn = Turn(
         body,
         identity=identity,
         bearer=bearer_of(request),
-        scenario=scenario,
+        scenario=x_beacon_scenario,
         deps=deps,
         turn_id=turn_id,
         session_id=session_id,
@@ -139,11 +115,10 @@ async def _start_turn(
         _persister(context, OpenTurn(turn_id, identity.sub, session_id, body.mode)),
         lambda seq: terminal_error(turn_id, seq, "save_failed", "the turn could not be saved"),
         Recovery(_recoverable, _stored_after(store, turn_id), settings.store_retry_s),
-        opening,
     )
     phases.mark("start")
     ids = {TURN_HEADER: turn_id} | ({SESSION_HEADER: session_id} if session_id else {})
-    return stream(live.follow(0), ids | {TIMING_HEADER: phases.header()}, route="turn"), True
+    return stream(live.follow(0), ids | {TIMING_HEADER: phases.header()}, route="turn")
 
 
 def _persister(
