@@ -27,6 +27,7 @@ from pydantic import (
     model_validator,
 )
 
+from beacon.wire.tools import PANORAMA
 from stub_server import db
 from stub_server.corpus import Project
 from stub_server.sqlgen import Filters, Query, UntranslatableQuestion, to_sql, with_row_cap
@@ -106,14 +107,13 @@ def _run(ctx: ToolContext, query: Query) -> tuple[list[str], list[dict[str, Any]
 # on every row the saturated answer was 2.8× its bytes before views (and every turn
 # that listed panoramas twice as slow, at the stub and in the chat server alike).
 _ROW_PLACE = ("view", "bim", "review")
-_POSED_ELSEWHERE = "cap-"  # capture ids (corpus.py)
 
 
 def _placed(ctx: ToolContext, project: Project, row: dict[str, Any]) -> dict[str, Any]:
     record_id = row.get("id")
     if (
         not isinstance(record_id, str)
-        or record_id.startswith(_POSED_ELSEWHERE)
+        or record_id.startswith(PANORAMA.id_prefix)
         or record_id not in ctx.corpus.places.views
     ):
         return row

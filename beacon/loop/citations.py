@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from typing import Any
 from urllib.parse import quote
 
-from beacon.wire.targets import MAX_NAME_CHARS, bim_reference, camera_view
+from beacon.wire.targets import MAX_NAME_CHARS, SCOPE_FIELDS, bim_reference, camera_view
 from beacon.wire.tools import tool_spec
 
 MAX_CARDS_PER_SOURCE = 10
@@ -33,7 +33,7 @@ LINK_SCHEME = "beacon"
 _DATE_FIELDS = ("taken_at", "created_at", "captured_at", "date")
 _TITLE_FIELDS = ("title", "label", "name")
 # The target's fields read from the record's place, in the packed card's order.
-PLACE_FIELDS = ("view", "bim", "organisation", "project", "review", "team")
+PLACE_FIELDS = ("view", "bim", *SCOPE_FIELDS)
 _NO_PLACE: Mapping[str, Any] = dict.fromkeys(PLACE_FIELDS)
 
 

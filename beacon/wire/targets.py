@@ -27,7 +27,7 @@ MAX_NAME_CHARS = 200
 
 
 def _vector(value: object) -> list[float] | None:
-    # Unrolled: a 3000-row page has a view on each of its 500 kept cards.
+    # Unrolled: each of a page's 500 kept cards may carry a view, three vectors each.
     if not isinstance(value, list | tuple) or len(value) != 3:
         return None
     x, y, z = value

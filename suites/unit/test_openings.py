@@ -14,6 +14,17 @@ async def _settle(passes: int = 5) -> None:
         await asyncio.sleep(0)
 
 
+def _paused_turns(openings: Openings, count: int) -> tuple[list[int], list[asyncio.Task[None]]]:
+    """``count`` turns waiting on ``openings``; each writes its number once let go."""
+    gone: list[int] = []
+
+    async def turn(n: int) -> None:
+        await openings.wait()
+        gone.append(n)
+
+    return gone, [asyncio.create_task(turn(n)) for n in range(count)]
+
+
 def test_a_turn_with_no_opening_beside_it_never_waits() -> None:
     async def scenario() -> None:
         openings = Openings()
@@ -61,13 +72,7 @@ def test_paused_turns_go_on_one_per_event_loop_pass_oldest_first() -> None:
     async def scenario() -> None:
         openings = Openings()
         opening = openings.begin()
-        order: list[int] = []
-
-        async def turn(n: int) -> None:
-            await openings.wait()
-            order.append(n)
-
-        tasks = [asyncio.create_task(turn(n)) for n in range(4)]
+        order, tasks = _paused_turns(openings, 4)
         await _settle()
         opening.end()
         await asyncio.sleep(0)
@@ -82,13 +87,7 @@ def test_a_new_opening_holds_the_turns_not_yet_released() -> None:
     async def scenario() -> None:
         openings = Openings()
         opening = openings.begin()
-        gone: list[int] = []
-
-        async def turn(n: int) -> None:
-            await openings.wait()
-            gone.append(n)
-
-        tasks = [asyncio.create_task(turn(n)) for n in range(3)]
+        gone, tasks = _paused_turns(openings, 3)
         await _settle()
         opening.end()  # the oldest is let go at once…
         late = openings.begin()  # …and a request arrives before the next pass
