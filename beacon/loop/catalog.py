@@ -129,8 +129,11 @@ def _function(tool: dict[str, Any]) -> dict[str, Any]:
         }
         if len(_COMPACTED) < _COMPACTED_MAX:
             _COMPACTED[key] = found
-    if len(_BY_IDENTITY) < _COMPACTED_MAX:
-        _BY_IDENTITY[id(tool)] = (tool, found)
+    if len(_BY_IDENTITY) >= _COMPACTED_MAX:
+        # The oldest goes: a listing rebuilt every turn (a contract fixing arguments)
+        # must not keep dead tools alive here nor crowd out the one that stays.
+        _BY_IDENTITY.pop(next(iter(_BY_IDENTITY)))
+    _BY_IDENTITY[id(tool)] = (tool, found)
     return found
 
 
