@@ -27,6 +27,9 @@ class TokenRequest(BaseModel):
     # A user token carries tiers; a service token (``typ: service``) scopes and no tiers.
     tiers: list[str] | None = Field(default=None, max_length=16)
     ttl_s: int = Field(default=DEFAULT_TTL_S, ge=1, le=MAX_TTL_S)
+    # A token that expired this many seconds ago (instead of ttl_s): a verifier's expiry
+    # check is tested at once, not after a short life and the verifier's leeway run out.
+    expired_s: int | None = Field(default=None, ge=1, le=MAX_TTL_S)
     questions_per_day: int | None = Field(default=None, ge=0, le=1_000_000)
     typ: Literal["user", "service"] = "user"
     scopes: list[str] = Field(default_factory=list, max_length=16)
@@ -40,6 +43,8 @@ class TokenRequest(BaseModel):
             raise ValueError("a service token carries at least one scope")
         if self.typ == "user" and (self.scopes or self.tiers is None):
             raise ValueError("a user token carries tiers and no scopes (scopes: typ service)")
+        if self.expired_s is not None and "ttl_s" in self.model_fields_set:
+            raise ValueError("a token has either a ttl_s or an expired_s, not both")
         return self
 
 
@@ -94,16 +99,12 @@ def dev_routes(tools: StubTools, issuer: TokenIssuer) -> list[Route]:
             first = exc.errors()[0]
             field = ".".join(str(part) for part in first["loc"]) or "(body)"
             return _unprocessable(field, first["msg"])
+        # An expired token's life ends expired_s ago: ttl_s negative, as the issuer counts.
+        ttl_s = -wanted.expired_s if wanted.expired_s is not None else wanted.ttl_s
         if wanted.typ == "service":
-            return JSONResponse(
-                {"token": issuer.mint_service(wanted.sub, wanted.scopes, wanted.ttl_s)}
-            )
+            return JSONResponse({"token": issuer.mint_service(wanted.sub, wanted.scopes, ttl_s)})
         return JSONResponse(
-            {
-                "token": issuer.mint(
-                    wanted.sub, wanted.tiers or [], wanted.ttl_s, wanted.questions_per_day
-                )
-            }
+            {"token": issuer.mint(wanted.sub, wanted.tiers or [], ttl_s, wanted.questions_per_day)}
         )
 
     async def requests(request: Request) -> Response:

@@ -49,6 +49,22 @@ _REASONS: tuple[tuple[type[jwt.PyJWTError], str], ...] = (
 )
 
 
+EXPIRED_LIFE_S = 60  # an expired token lived a minute, ending -ttl_s seconds ago
+
+
+def _life(ttl_s: int) -> dict[str, int]:
+    """``iat``/``nbf``/``exp`` for a life of ``ttl_s`` from now; a negative ``ttl_s`` is a
+    token that expired that long ago (issued a minute before, never issued after, expiry)."""
+    now = int(time.time())
+    if ttl_s < 0:
+        return {
+            "iat": now + ttl_s - EXPIRED_LIFE_S,
+            "nbf": now + ttl_s - EXPIRED_LIFE_S,
+            "exp": now + ttl_s,
+        }
+    return {"iat": now, "nbf": now, "exp": now + ttl_s}
+
+
 class TokenIssuer:
     def __init__(self) -> None:
         self._key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
@@ -65,15 +81,13 @@ class TokenIssuer:
         ttl_s: int = DEFAULT_TTL_S,
         questions_per_day: int | None = None,
     ) -> str:
-        now = int(time.time())
+        times = _life(ttl_s)
         claims: dict[str, Any] = {
             "iss": ISSUER,
             "aud": AUDIENCE,
             "sub": sub,
             "tiers": list(tiers),
-            "iat": now,
-            "nbf": now,
-            "exp": now + ttl_s,
+            **times,
         }
         if questions_per_day is not None:  # the chat server's question quota (optional)
             claims["questions_per_day"] = questions_per_day
@@ -82,16 +96,14 @@ class TokenIssuer:
     def mint_service(self, sub: str, scopes: list[str], ttl_s: int = DEFAULT_TTL_S) -> str:
         """A service token (README "Identity"): ``typ`` service, a space-separated
         ``scope`` and no tiers; the MCP endpoint here refuses it, as it has no tiers."""
-        now = int(time.time())
+        times = _life(ttl_s)
         claims: dict[str, Any] = {
             "iss": ISSUER,
             "aud": AUDIENCE,
             "sub": sub,
             "typ": SERVICE_TYP,
             "scope": " ".join(scopes),
-            "iat": now,
-            "nbf": now,
-            "exp": now + ttl_s,
+            **times,
         }
         return jwt.encode(claims, self._key, algorithm=ALGORITHM, headers={"kid": KID})
 

@@ -8,6 +8,7 @@ a second user's token, an expired token) is *not verified*, with the reason.
 from __future__ import annotations
 
 import json
+import math
 import re
 import threading
 import time
@@ -38,8 +39,9 @@ MAX_EXPIRY_WAIT_S = 120.0
 @dataclass(frozen=False)  # minted or checked once, on first use, then remembered
 class ExpiredToken:
     """An expired token, when the run can have one: given (``--expired-token``), or minted
-    at the stub with a one-second life. Either is used only once its ``exp`` and the
-    verifier's clock leeway have passed (inside the leeway a token is still valid)."""
+    at the stub already expired past the verifier's clock leeway (inside the leeway a
+    token is still valid). Either is used only once its ``exp`` and the leeway have
+    passed: a given token may still be living, and is waited for."""
 
     given: str | None = None
     stub: Stub | None = None
@@ -52,7 +54,7 @@ class ExpiredToken:
         token = self.given
         if token is None and self.stub is not None:
             try:
-                token = self.stub.token("verify-expired", ttl_s=1)
+                token = self.stub.token("verify-expired", expired_s=math.ceil(self.leeway_s) + 2)
             except VerifyHttpError as exc:
                 self.problem = str(exc)
                 return

@@ -255,11 +255,17 @@ class Stub:
         return loaded
 
     def token(
-        self, sub: str, tiers: tuple[str, ...] = ("enterprise_ai",), ttl_s: int = 3600
+        self,
+        sub: str,
+        tiers: tuple[str, ...] = ("enterprise_ai",),
+        ttl_s: int = 3600,
+        expired_s: int | None = None,
     ) -> str:
+        """A token from the stub: living ``ttl_s``, or expired ``expired_s`` seconds ago."""
+        life = {"ttl_s": ttl_s} if expired_s is None else {"expired_s": expired_s}
         try:
             r = self.client.post(
-                f"{self.origin}/dev/tokens", json={"sub": sub, "tiers": list(tiers), "ttl_s": ttl_s}
+                f"{self.origin}/dev/tokens", json={"sub": sub, "tiers": list(tiers), **life}
             )
         except httpx.HTTPError as exc:
             raise VerifyHttpError(f"POST {self.origin}/dev/tokens: {exc}") from exc

@@ -98,6 +98,9 @@ def test_a_citation_click_moves_the_viewers_camera_to_the_targets_view_without_a
 
     # Back is the previous view, in place too (each citation move is a history entry).
     page.go_back()
+    # popstate may fire after go_back returns: wait for the move it starts (the focus is
+    # drawn just after the camera starts moving) before reading a still camera.
+    expect(page.get_by_test_id("viewer-focus")).to_have_text(first["id"])
     assert _camera(page) == first["view"]
     assert page.evaluate("window.__marker") == 1 and loads == []
 

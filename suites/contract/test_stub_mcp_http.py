@@ -4,10 +4,12 @@ errors, scenarios, the request log and the declared contract)."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from typing import Any
 
 import httpx
+import jwt
 import pytest
 from stub_mcp_peer import HARBOR, Stub, accounting_of, serving_stub, session, structured_of, text_of
 
@@ -63,6 +65,10 @@ def test_the_jwks_publishes_the_signing_key(stub: Stub) -> None:
         pytest.param({"tiers": []}, "sub", id="missing-sub"),
         pytest.param({"sub": "u", "tiers": "enterprise"}, "tiers", id="tiers-not-a-list"),
         pytest.param({"sub": "u", "tiers": [], "ttl_s": 0}, "ttl_s", id="ttl-zero"),
+        pytest.param({"sub": "u", "tiers": [], "expired_s": 0}, "expired_s", id="expired-zero"),
+        pytest.param(
+            {"sub": "u", "tiers": [], "ttl_s": 60, "expired_s": 60}, "(body)", id="ttl-and-expired"
+        ),
         pytest.param({"sub": "u"}, "(body)", id="user-without-tiers"),
         pytest.param({"sub": "u", "tiers": [], "scopes": ["probe"]}, "(body)", id="user-scopes"),
         pytest.param({"sub": "s", "typ": "service"}, "(body)", id="service-without-scopes"),
@@ -80,6 +86,25 @@ def test_a_bad_token_request_is_a_422_naming_the_field(
     response = httpx.post(f"{stub.origin}/dev/tokens", json=body)
     assert response.status_code == 422
     assert response.json()["field"] == field
+
+
+def test_a_token_asked_expired_ended_that_long_ago_after_a_life_that_began_before(
+    stub: Stub,
+) -> None:
+    before = int(time.time())
+    response = httpx.post(
+        f"{stub.origin}/dev/tokens", json={"sub": "u", "tiers": ["essentials"], "expired_s": 40}
+    )
+    after = int(time.time())
+    claims = jwt.decode(response.json()["token"], options={"verify_signature": False})
+    assert before - 40 <= claims["exp"] <= after - 40
+    assert claims["iat"] == claims["nbf"] < claims["exp"]
+    with pytest.raises(jwt.ExpiredSignatureError):  # expired beyond a 30 s leeway too
+        jwt.decode(
+            response.json()["token"],
+            options={"verify_signature": False, "verify_exp": True},
+            leeway=30,
+        )
 
 
 def test_thumbnails_and_health(stub: Stub) -> None:
