@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import importlib
 import io
+import os
 import shutil
 import subprocess
 import sys
@@ -76,9 +77,15 @@ def gate_in(repo: Path, gate: str, *args: str) -> tuple[int, str]:
     return int(code), out.getvalue()
 
 
-def pytest_in(cwd: Path, junit: Path, *args: str, env: dict[str, str] | None = None) -> int:
+def pytest_in(
+    cwd: Path, junit: Path, *args: str, env: dict[str, str] | None = None, bare: bool = False
+) -> int:
     """Run pytest alone in a child (no cache, xdist or coverage plugins), writing
-    ``junit``; its exit code, so a caller sees exactly what a runner reports."""
+    ``junit``; its exit code, so a caller sees exactly what a runner reports. ``bare``:
+    no installed plugin is loaded at all (a scratch file of plain tests needs none, and
+    loading them all is most of the child's two seconds)."""
+    if bare:
+        env = {**(env if env is not None else os.environ), "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
     done = subprocess.run(
         [
             sys.executable,

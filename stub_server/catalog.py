@@ -26,6 +26,7 @@ from mcp_types import (
 from pydantic import BaseModel, ValidationError
 
 from stub_server import schemas
+from stub_server.corpus import Corpus
 from stub_server.faults import render, tool_error
 from stub_server.scenarios import CallCounter, Scenario
 from stub_server.tools import Flags, ToolContext, ToolError, ToolOutput
@@ -208,11 +209,25 @@ def _validation_message(tool: str, exc: ValidationError) -> str:
     return f"Invalid arguments for {tool}: " + "; ".join(problems)
 
 
+# One search index per corpus in a process (~0.6 s to build, read-only once built): every
+# stub app made in one process (the sweep's producers, the suite's in-process stubs) shares it.
+_INDEXES: dict[int, tuple[Corpus, SearchIndex]] = {}
+
+
+def search_index(corpus: Corpus) -> SearchIndex:
+    kept = _INDEXES.get(id(corpus))
+    if kept is None or kept[0] is not corpus:
+        if len(_INDEXES) >= 4:  # as many as build_corpus keeps
+            _INDEXES.pop(next(iter(_INDEXES)))
+        kept = _INDEXES[id(corpus)] = (corpus, SearchIndex(corpus))
+    return kept[1]
+
+
 class StubTools:
     def __init__(self, ctx: ToolContext, default_scenario: Scenario) -> None:
         self.ctx = ctx
         self.default_scenario = default_scenario
-        self.specs = _specs(SearchIndex(ctx.corpus))
+        self.specs = _specs(search_index(ctx.corpus))
         self.counter = CallCounter()
         self.log = RequestLog()
 

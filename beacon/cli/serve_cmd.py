@@ -23,7 +23,6 @@ from beacon.cli.commands import (
 from beacon.cli.errors import Exit, check_database, check_port_free, fail
 from beacon.cli.store_cmd import show_retention
 from beacon.cli.up import DevStack, Fronted, UpError, print_urls, serve_until_signal
-from beacon.cli.upstream import check_upstream, contract_or_fail, hand_to_workers
 from beacon.extras import missing_extra
 from beacon.store.backends import is_postgres
 
@@ -72,6 +71,10 @@ def up(
     if (upstream_mcp is None) != (upstream_contract is None):
         fail("up", "--upstream-mcp and --upstream-contract go together", Exit.USAGE)
     if upstream_mcp is not None and upstream_contract is not None:
+        # Imported here: the MCP client is most of a second to import, and every other
+        # command (a stub, a gate, a sweep) would pay it at start-up.
+        from beacon.cli.upstream import check_upstream, contract_or_fail
+
         contract = contract_or_fail("up", upstream_contract)
         check_upstream("up", contract, upstream_mcp, token=upstream_token, allow_drift=allow_drift)
         upstream = Fronted(upstream_mcp, upstream_contract, upstream_token, allow_drift)
@@ -120,6 +123,8 @@ def serve(
     if is_postgres(settings.db):
         check_database("serve", settings.db)
     if settings.upstream_contract is not None:
+        from beacon.cli.upstream import check_upstream, hand_to_workers
+
         hand_to_workers(
             check_upstream(
                 "serve",

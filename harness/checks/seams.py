@@ -27,10 +27,17 @@ CROSSING_DIRS = ("suites",)
 _ROUTE_METHODS = {"get", "post", "put", "patch", "delete"}
 
 
-def _declared_routes(source: Path) -> set[tuple[str, str]]:
+def _declared_routes(source: Path) -> frozenset[tuple[str, str]]:
     """(METHOD, path) pairs declared as ``@app.post("/x")`` or ``Route("/x", methods=[...])``."""
+    return _routes_in(source.read_text(encoding="utf-8"))
+
+
+# The parses below are kept by the file's text: a gate run sweeps and decides several times
+# over the same unchanged files (and the suite over many copies of one tree).
+@lru_cache(maxsize=256)
+def _routes_in(text: str) -> frozenset[tuple[str, str]]:
     found: set[tuple[str, str]] = set()
-    for node in ast.walk(ast.parse(source.read_text(encoding="utf-8"))):
+    for node in ast.walk(ast.parse(text)):
         if not isinstance(node, ast.Call) or not node.args:
             continue
         first = node.args[0]
@@ -47,7 +54,7 @@ def _declared_routes(source: Path) -> set[tuple[str, str]]:
                 else ["GET"]
             )
             found.update((str(m).upper(), first.value) for m in names)
-    return found
+    return frozenset(found)
 
 
 def route(params: Mapping[str, Any], ctx: CheckContext) -> None:
@@ -65,10 +72,15 @@ def route(params: Mapping[str, Any], ctx: CheckContext) -> None:
             raise CheckFailed(f"check.called_from[{index}]", f"{caller} no longer calls {path}")
 
 
-def _crossing_marks(path: Path) -> list[tuple[str, str]]:
+def _crossing_marks(path: Path) -> tuple[tuple[str, str], ...]:
     """(test function, boundary id) for every ``@pytest.mark.crossing("id")`` in a file."""
+    return _crossing_marks_in(path.read_text(encoding="utf-8"))
+
+
+@lru_cache(maxsize=2048)
+def _crossing_marks_in(text: str) -> tuple[tuple[str, str], ...]:
     found: list[tuple[str, str]] = []
-    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+    for node in ast.parse(text).body:
         if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             continue
         for deco in node.decorator_list:
@@ -82,7 +94,7 @@ def _crossing_marks(path: Path) -> list[tuple[str, str]]:
                     for a in deco.args
                     if isinstance(a, ast.Constant) and isinstance(a.value, str)
                 ]
-    return found
+    return tuple(found)
 
 
 @lru_cache(maxsize=8)

@@ -100,7 +100,7 @@ def test_pytest_exit_5_never_passes_through_the_gate(
     empty = tmp_path / "empty"
     empty.mkdir()
     junit = tmp_path / "junit.xml"
-    ran = pytest_in(empty, junit, "--rootdir", str(empty), str(empty))
+    ran = pytest_in(empty, junit, "--rootdir", str(empty), str(empty), bare=True)
     assert ran == 5  # pytest's "no tests collected"
     assert sweep_in(repo)
     code, out = gate_in(repo, "observe", "--junit", str(junit))
@@ -170,7 +170,7 @@ def _real_junit(tmp_path: Path, shape: str) -> tuple[int, Path]:
     folder.mkdir()
     (folder / f"test_{shape.replace('-', '_')}.py").write_text(_SCRATCH[shape])
     junit = tmp_path / f"{shape}.xml"
-    return pytest_in(folder, junit, "--rootdir", str(folder), str(folder)), junit
+    return pytest_in(folder, junit, "--rootdir", str(folder), str(folder), bare=True), junit
 
 
 def _joined(repo: Path, extra: Path) -> Path:
