@@ -73,17 +73,29 @@ class _Doc:
     hits: int
 
 
+def _doc(photo: Photo) -> _Doc:
+    text = f"{photo.title} {photo.description}".lower()
+    found = {c for c, pattern in _PATTERNS.items() if pattern.search(text)}
+    # A concept that did not match has no hits to count.
+    hits = sum(len(_PATTERNS[c].findall(text)) for c in found if c not in MODIFIER_CONCEPTS)
+    return _Doc(photo, frozenset(found), frozenset(_terms(text)), hits)
+
+
 class SearchIndex:
+    """A project's documents are made on its first search: a stub process that never
+    searches (most started by a test) does not pay for the corpus's 1,700 photos."""
+
     def __init__(self, corpus: Corpus) -> None:
-        self._docs: dict[str, list[_Doc]] = {}
+        self._photos: dict[str, list[Photo]] = {}
         for photo in corpus.photos:
-            text = f"{photo.title} {photo.description}".lower()
-            found = {c for c, pattern in _PATTERNS.items() if pattern.search(text)}
-            hits = sum(
-                len(p.findall(text)) for c, p in _PATTERNS.items() if c not in MODIFIER_CONCEPTS
-            )
-            doc = _Doc(photo, frozenset(found), frozenset(_terms(text)), hits)
-            self._docs.setdefault(photo.project_id, []).append(doc)
+            self._photos.setdefault(photo.project_id, []).append(photo)
+        self._docs: dict[str, list[_Doc]] = {}
+
+    def _project_docs(self, project_id: str) -> list[_Doc]:
+        docs = self._docs.get(project_id)
+        if docs is None:  # made twice at worst by two threads at once: the same list
+            docs = self._docs[project_id] = [_doc(p) for p in self._photos.get(project_id, [])]
+        return docs
 
     def candidates(
         self,
@@ -104,7 +116,7 @@ class SearchIndex:
         modifiers = concepts & MODIFIER_CONCEPTS
         weight = len(topical) + 0.5 * len(terms) + 0.25 * len(modifiers)
         scored: list[tuple[float, Photo]] = []
-        for doc in self._docs.get(project_id, []):
+        for doc in self._project_docs(project_id):
             if level_number is not None and doc.photo.level_number != level_number:
                 continue  # the filters are applied by the backend, before its fetch cap
             if taken is not None and not taken.covers(doc.photo.taken_at):
