@@ -87,8 +87,16 @@ def test_a_citation_click_moves_the_viewers_camera_to_the_targets_view_without_a
     assert _camera(page) == first["view"]
     expect(page.get_by_test_id("viewer-focus")).to_have_text(first["id"])
 
-    # The second move is animated from the first view; it ends exactly on the second.
-    page.get_by_test_id("citation-card").nth(1).locator("a").click()
+    # The second move is animated from the first view; it ends exactly on the second. It
+    # is "moving" from the click on (read in the click's own task), never still on the
+    # old view until an animation frame comes.
+    state = page.evaluate(
+        """() => {
+            document.querySelectorAll('[data-testid="citation-card"] a')[1].click();
+            return document.querySelector('[data-testid="viewer"]').dataset.cameraState;
+        }"""
+    )
+    assert state == "moving"
     assert _camera(page) == second["view"]
 
     assert page.evaluate("window.__marker") == 1  # the same document: no reload
@@ -99,7 +107,7 @@ def test_a_citation_click_moves_the_viewers_camera_to_the_targets_view_without_a
     # Back is the previous view, in place too (each citation move is a history entry).
     page.go_back()
     # popstate may fire after go_back returns: wait for the move it starts (the focus is
-    # drawn just after the camera starts moving) before reading a still camera.
+    # drawn just after the camera is set moving) before reading a still camera.
     expect(page.get_by_test_id("viewer-focus")).to_have_text(first["id"])
     assert _camera(page) == first["view"]
     assert page.evaluate("window.__marker") == 1 and loads == []

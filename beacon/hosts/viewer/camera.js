@@ -48,6 +48,9 @@ export function createCamera(node, win = window) {
       return;
     }
     const from = current;
+    // Moving from now on, not from the first animation frame: a reader that waits for
+    // "still" must never take the old view, still only until a frame comes, for the new one.
+    publish(from, true);
     let start = null;
     const step = (now) => {
       start ??= now;
