@@ -209,8 +209,9 @@ def _validation_message(tool: str, exc: ValidationError) -> str:
     return f"Invalid arguments for {tool}: " + "; ".join(problems)
 
 
-# One search index per corpus in a process (~0.6 s to build, read-only once built): every
-# stub app made in one process (the sweep's producers, the suite's in-process stubs) shares it.
+# One search index per corpus in a process: every stub app made in one process (the sweep's
+# producers, the suite's in-process stubs) shares the project documents it makes (~0.3 s a
+# project, each made on that project's first search).
 _INDEXES: dict[int, tuple[Corpus, SearchIndex]] = {}
 
 

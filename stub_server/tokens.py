@@ -54,7 +54,7 @@ EXPIRED_LIFE_S = 60  # an expired token lived a minute, ending -ttl_s seconds ag
 
 def _life(ttl_s: int) -> dict[str, int]:
     """``iat``/``nbf``/``exp`` for a life of ``ttl_s`` from now; a negative ``ttl_s`` is a
-    token that expired that long ago (issued a minute before, never issued after, expiry)."""
+    token that expired that long ago, issued a minute before its expiry (never after it)."""
     now = int(time.time())
     if ttl_s < 0:
         return {

@@ -48,8 +48,9 @@ export function createCamera(node, win = window) {
       return;
     }
     const from = current;
-    // Moving from now on, not from the first animation frame: a reader that waits for
-    // "still" must never take the old view, still only until a frame comes, for the new one.
+    // Moving from the moment the move begins, not from its first animation frame: until
+    // that frame it would say "still" on the old view, which a reader waiting for "still"
+    // takes for the new one.
     publish(from, true);
     let start = null;
     const step = (now) => {
