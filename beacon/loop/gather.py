@@ -11,6 +11,8 @@ never made: the budget's end is disclosed instead.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from typing import Any
 
 from beacon.adjudication.constraints import read_constraints
@@ -43,6 +45,7 @@ from beacon.wire.frames import PlannedCall
 from beacon.wire.tools import tool_with_role
 
 MAX_GATHER_ROUNDS = 6
+REQUEST_PASSES = 4
 
 
 async def _context(state: TurnState, upstream: Upstream) -> None:
@@ -206,9 +209,9 @@ def _round(state: TurnState, round_no: int) -> Any:
     return tracer().start_as_current_span(ROUND_SPAN, attributes=attributes)
 
 
-async def gather(state: TurnState, upstream: Upstream) -> None:
-    with _round(state, 0):
-        await _context(state, upstream)
+async def _question(state: TurnState, upstream: Upstream) -> frozenset[str] | None:
+    """The question read against the directory: its constraints, the field it asks
+    for, and the capabilities granted — or None once it earned a counter-question."""
     state.constraints = read_constraints(
         state.request.message, projects=state.directory, today=today()
     )
@@ -219,9 +222,32 @@ async def gather(state: TurnState, upstream: Upstream) -> None:
     if state.offer is not None:
         # Neither a blanket refusal nor a silent partial run: nothing runs until chosen.
         state.emit("notice", **state.offer.notice())
-        return
+        return None
+    return granted
+
+
+async def gather(state: TurnState, upstream: Upstream) -> None:
+    with _round(state, 0):
+        await _context(state, upstream)
+    # The catalog is asked for now and read once the question is: the upstream
+    # lists its tools while the question's constraints and any counter-question
+    # are worked out here (a turn that ends in a counter-question leaves it unread).
     await state.deps.pause()
-    tools = openai_tools(scope_catalog(await upstream.list_tools(), granted))
+    listing = asyncio.create_task(upstream.list_tools())
+    # A few passes of the loop: the request goes from the SDK's session through its
+    # writer task to the socket before the question's CPU work holds the loop.
+    for _ in range(REQUEST_PASSES):
+        await asyncio.sleep(0)
+    try:
+        granted = await _question(state, upstream)
+        if granted is None:
+            return
+        tools = openai_tools(scope_catalog(await listing, granted))
+    finally:
+        if not listing.done():
+            listing.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await listing  # its failure, if unread, is the answer's business no more
     _turn_context(state)
     messages: list[dict[str, Any]] = [
         {"role": "system", "content": PLANNER_PROMPT},

@@ -11,6 +11,7 @@ exactly one terminal, with heartbeats while it waits.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import AsyncIterator
 from functools import partial
@@ -73,6 +74,8 @@ class Turn:
         # The caller's W3C trace context (``traceparent`` on the request), if any.
         self.trace_parent = trace_parent
         self.error_code: str | None = None  # the code of the turn's error terminal
+        # Set once `start` is out: the turn's first tool call or model request waits.
+        self.started = asyncio.Event()
         self.state = TurnState(
             request=request,
             identity=identity,
@@ -92,10 +95,7 @@ class Turn:
         state.emit(
             "start", session_id=state.session_id, mode=state.request.mode, locale=state.locale
         )
-        # The start frame first: no work of the turn (its session's transcript, the
-        # upstream session, the planner) begins before the consumer asks for the
-        # next frame, which the server does once `start` is out (server/hub.py).
-        yield await state.queue.get()
+        start = await state.queue.get()
         # The turn's span: the parent of its rounds, tool calls, model requests and the
         # answer stage, and the trace context its upstream requests carry.
         span = tracer().start_span(
@@ -103,17 +103,30 @@ class Turn:
             context=self.trace_parent,
             attributes={TURN_ID: state.turn_id, "beacon.mode": state.request.mode},
         )
+        # The turn's preparation (its question screened, its session's transcript
+        # read, its upstream session opened) overlaps its `start` being stored and
+        # sent; its first tool call or model request waits for `start` to be out,
+        # which the consumer says by asking for the next frame (server/hub.py).
         worker = asyncio.create_task(self._traced(span))
-        beats = asyncio.create_task(self._heartbeats())
+        beats: asyncio.Task[None] | None = None
         try:
+            yield start
+            self.started.set()
+            beats = asyncio.create_task(self._heartbeats())
             while True:
                 frame = await state.queue.get()
                 yield frame
                 if frame.type in ("done", "error"):
                     return
         finally:
-            beats.cancel()
-            await worker
+            if beats is not None:
+                beats.cancel()
+            if not self.started.is_set():
+                # Closed at `start` (the store refused it): the work stops before
+                # its first tool call or model request.
+                worker.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await worker
 
     async def _heartbeats(self) -> None:
         state = self.state
@@ -153,6 +166,7 @@ class Turn:
             async with state.deps.upstream.open(
                 bearer=self.bearer, scenario=state.scenario, turn_id=state.turn_id
             ) as upstream:
+                await self.started.wait()
                 await gather(state, upstream)
                 # Answered inside the session so that closing it (a DELETE to the
                 # upstream, ~2 ms) happens after the terminal frame, not before it.
@@ -161,6 +175,8 @@ class Turn:
                 ):
                     await answer(state)
         except Exception as exc:
+            # Nothing of the turn is written before its row is (with `start`).
+            await self.started.wait()
             if not state.frames.allows("error"):
                 # The turn already ended (its answer is saved and published); only
                 # closing the upstream session failed, which the user need not hear.

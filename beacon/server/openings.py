@@ -11,9 +11,10 @@ So a turn is *opening* from its request's arrival until its ``start`` frame is
 sent (or it is refused: ``OpeningFirst``), and while any turn is opening, other
 turns pause before their next upstream or model request (``wait``). Work
 already in flight runs on; only new requests wait, so a paused turn holds no
-upstream resource and the pause ends as soon as the last opening does. A lone
-turn waits at most for its own ``start`` to leave (its work begins once that frame
-is stored, and the stream sends it on the loop's next pass).
+upstream resource and the pause ends as soon as the last opening does. A turn's
+own opening does not hold it back: a lone turn opens its upstream session while
+its ``start`` is stored and sent (beacon/loop/orchestrator.py), so the two
+overlap instead of adding up.
 """
 
 from __future__ import annotations
@@ -35,6 +36,10 @@ class Opening:
     def __init__(self, openings: Openings, hold_s: float) -> None:
         self._openings: Openings | None = openings
         self._limit = asyncio.get_running_loop().call_later(hold_s, self.end)
+
+    @property
+    def active(self) -> bool:
+        return self._openings is not None
 
     def end(self) -> None:
         openings, self._openings = self._openings, None
@@ -70,9 +75,11 @@ class Openings:
         self._count -= 1
         self._release_next()
 
-    async def wait(self) -> None:
-        """Return once no turn is opening and every turn paused before has gone."""
-        if not self._count and not self._paused:
+    async def wait(self, own: Opening | None = None) -> None:
+        """Return once no turn is opening and every turn paused before has gone;
+        ``own``, the waiting turn's opening, counts only while others are opening."""
+        others = self._count - (1 if own is not None and own.active else 0)
+        if not others and not self._paused:
             return
         paused = asyncio.get_running_loop().create_future()
         self._paused.append(paused)
@@ -99,6 +106,7 @@ class Openings:
 
 
 TURNS_PATH = "/v1/turns"
+OPENING = "beacon.opening"  # the scope state's key for a turn request's Opening
 
 
 class OpeningFirst:
@@ -120,6 +128,7 @@ class OpeningFirst:
             await self.app(scope, receive, send)
             return
         opening = self.openings.begin()
+        scope.setdefault("state", {})[OPENING] = opening
 
         async def sending(message: Message) -> None:
             if message["type"] == "http.response.body" and (

@@ -130,3 +130,22 @@ def test_an_opening_that_never_ends_holds_the_others_back_only_for_its_time_limi
         assert openings.count == 0
 
     asyncio.run(scenario())
+
+
+def test_a_turns_own_opening_does_not_hold_it_back_but_anothers_does() -> None:
+    async def scenario() -> None:
+        openings = Openings()
+        mine = openings.begin()
+        # Its upstream session opens while its own `start` is stored and sent.
+        await asyncio.wait_for(openings.wait(mine), timeout=1)
+        other = openings.begin()
+        paused = asyncio.create_task(openings.wait(mine))
+        await _settle()
+        assert not paused.done(), "another turn is opening"
+        other.end()
+        await _settle()
+        assert not paused.done(), "held back by the other, it waits for every opening now"
+        mine.end()
+        await asyncio.wait_for(paused, timeout=1)
+
+    asyncio.run(scenario())

@@ -7,6 +7,7 @@ served live to any follower of its owner (``events.py``).
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
+from functools import partial
 from typing import Any
 
 import anyio
@@ -20,6 +21,7 @@ from beacon.server.context import AppContext, Context, bearer_of, identify
 from beacon.server.hub import LiveTurn, Recovery
 from beacon.server.negotiation import EVENT_STREAM, serves
 from beacon.server.openapi import AUTH, GUARDED, SESSION_HEADER, STARTED, ScenarioHeader, errors
+from beacon.server.openings import OPENING, Opening
 from beacon.server.replies import busy, not_found, store_unavailable
 from beacon.server.sse import stream
 from beacon.server.timing import TIMING_HEADER, Phases
@@ -94,8 +96,9 @@ async def post_turn(
         answer_deadline_s=settings.answer_deadline_s,
         heartbeat_s=settings.heartbeat_s,
         filters=settings.filters,
-        # Before each upstream or model request: turns still opening go first.
-        pause=context.hub.openings.wait,
+        # Before each upstream or model request: turns still opening go first
+        # (other turns': this one's own opening overlaps its upstream session's).
+        pause=partial(context.hub.openings.wait, opening_of(request)),
     )
     turn = Turn(
         body,
@@ -119,6 +122,12 @@ async def post_turn(
     phases.mark("start")
     ids = {TURN_HEADER: turn_id} | ({SESSION_HEADER: session_id} if session_id else {})
     return stream(live.follow(0), ids | {TIMING_HEADER: phases.header()}, route="turn")
+
+
+def opening_of(request: Request) -> Opening | None:
+    """The request's opening (``OpeningFirst``); None where the app runs without it."""
+    found = request.scope.get("state", {}).get(OPENING)
+    return found if isinstance(found, Opening) else None
 
 
 def _persister(

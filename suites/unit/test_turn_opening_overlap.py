@@ -1,0 +1,178 @@
+"""A turn opens its upstream session while its ``start`` is stored and sent, and
+makes no tool call or model request before that frame is out (issue 32).
+
+``Turn.run`` is driven as the server's hub drives it: the first frame is taken,
+and the next is asked for only once ``start`` is published. The upstream is a
+recording fake; the store, the model and the HTTP client are never reached.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from datetime import UTC, datetime, timedelta
+from types import SimpleNamespace
+from typing import Any, cast
+
+import httpx
+import pytest
+
+import beacon.loop.gather as gather_module
+from beacon.auth.verify import Identity
+from beacon.llm.client import LlmConfig
+from beacon.loop.orchestrator import Turn, TurnDeps
+from beacon.store.turns import TurnStore
+from beacon.upstream.errors import UpstreamUnavailable
+from beacon.upstream.link import UpstreamLink
+from beacon.upstream.mcp_client import ToolOutcome
+from beacon.wire.turns import TurnRequest
+
+# The context call's answer: two projects, counted exactly.
+PROJECTS: dict[str, Any] = {
+    "content": [{"type": "text", "text": "2 projects"}],
+    "structuredContent": {
+        "items": [
+            {"id": "prj-harbor-tower", "name": "Harbor Tower"},
+            {"id": "prj-maple-clinic", "name": "Maple Clinic"},
+        ],
+        "total": 2,
+        "total_is_exact": True,
+        "next_cursor": None,
+    },
+}
+
+
+class RecordingLink:
+    """An upstream link whose session logs what the turn does with it; its requests
+    fail as an unreachable upstream's would, which ends the turn with an error."""
+
+    def __init__(self) -> None:
+        self.log: list[str] = []
+
+    @asynccontextmanager
+    async def open(
+        self, *, bearer: str, scenario: str | None, turn_id: str | None
+    ) -> AsyncIterator[RecordingLink]:
+        self.log.append("open")
+        try:
+            yield self
+        finally:
+            self.log.append("close")
+
+    async def list_tools(self) -> list[dict[str, Any]]:
+        self.log.append("tools/list")
+        raise UpstreamUnavailable("the recording upstream lists nothing")
+
+    async def call_tool(self, tool: str, arguments: dict[str, Any]) -> ToolOutcome:
+        self.log.append(f"tools/call {tool}")
+        if tool != "list_projects":
+            raise UpstreamUnavailable("the recording upstream answers no call")
+        return ToolOutcome(tool, arguments, PROJECTS, 200, len(json.dumps(PROJECTS)))
+
+
+def _nothing(*_: object, **__: object) -> None:
+    return None
+
+
+def _turn(
+    link: RecordingLink,
+    http: httpx.AsyncClient,
+    question: str = "List all panoramas in Harbor Tower",
+) -> Turn:
+    deps = TurnDeps(
+        upstream=cast(UpstreamLink, link),
+        llm=LlmConfig("http://127.0.0.1:9/v1", "unused", "unused"),
+        http=http,
+        sentinel=3000,
+        # A single-mode turn reads no session; what it would write goes nowhere.
+        store=cast(
+            TurnStore,
+            SimpleNamespace(writes_on_loop=True, save_answer=_nothing, record_audit=_nothing),
+        ),
+    )
+    identity = Identity(
+        sub="u-overlap",
+        tiers=frozenset({"enterprise_ai"}),
+        expires_at=datetime.now(UTC) + timedelta(hours=1),
+    )
+    return Turn(
+        TurnRequest(message=question),
+        identity=identity,
+        bearer="bearer",
+        scenario=None,
+        deps=deps,
+        turn_id="t_overlap",
+        session_id=None,
+    )
+
+
+async def _settle(passes: int = 20) -> None:
+    for _ in range(passes):
+        await asyncio.sleep(0)
+
+
+def test_a_turns_upstream_session_opens_while_its_start_is_stored_and_no_call_goes_out() -> None:
+    async def scenario() -> list[str]:
+        link = RecordingLink()
+        async with httpx.AsyncClient() as http:
+            frames = _turn(link, http).run()
+            start = await anext(frames)
+            assert start.type == "start"
+            await _settle()  # `start` is being stored: the next frame is not asked for
+            assert link.log == ["open"], "the session opens beside the start, and waits"
+            await frames.aclose()  # the store refused `start`: the turn ends there
+        return link.log
+
+    assert asyncio.run(scenario()) == ["open", "close"]
+
+
+def test_once_start_is_out_the_turn_makes_its_first_call() -> None:
+    async def scenario() -> tuple[list[str], list[str]]:
+        link = RecordingLink()
+        async with httpx.AsyncClient() as http:
+            types = [frame.type async for frame in _turn(link, http).run()]
+        return link.log, types
+
+    log, types = asyncio.run(scenario())
+    assert log[0] == "open"
+    assert log[1].startswith("tools/"), log  # the first request, once `start` is out
+    assert log[-1] == "close"
+    assert types[0] == "start" and types[-1] == "error"
+
+
+def test_the_catalog_is_asked_for_before_the_question_is_read_against_the_directory(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    link = RecordingLink()
+    read = gather_module.read_constraints
+
+    def reading(*args: Any, **kwargs: Any) -> Any:
+        link.log.append("question read")
+        return read(*args, **kwargs)
+
+    monkeypatch.setattr(gather_module, "read_constraints", reading)
+
+    async def scenario() -> None:
+        async with httpx.AsyncClient() as http:
+            _ = [frame async for frame in _turn(link, http).run()]
+
+    asyncio.run(scenario())
+    # The upstream lists its tools while Beacon works out the question's constraints.
+    assert link.log[:4] == ["open", "tools/call list_projects", "tools/list", "question read"]
+
+
+def test_a_counter_question_leaves_the_catalog_unread_and_its_failure_unheard() -> None:
+    async def scenario() -> tuple[list[str], list[str]]:
+        link = RecordingLink()
+        async with httpx.AsyncClient() as http:
+            turn = _turn(link, http, question="How many open safety findings are there?")
+            types = [frame.type async for frame in turn.run()]
+        return link.log, types
+
+    log, types = asyncio.run(scenario())
+    # Two projects and none named: which one is asked first; the listing that failed
+    # meanwhile is not the turn's error.
+    assert "notice" in types and types[-1] == "done", types
+    assert log[-1] == "close"
