@@ -6,6 +6,7 @@ import itertools
 from collections.abc import Iterator
 
 import pytest
+from _pytest.nodeid import NodeId
 from hypothesis import HealthCheck, settings
 
 from harness.postgres import Cluster, throwaway_cluster
@@ -17,6 +18,51 @@ _databases = itertools.count(1)
 # hypothesis's 200 ms deadline and its too-slow check failed examples that pass.
 settings.register_profile("beacon", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("beacon")
+
+
+# pytest-xdist's `--dist loadgroup` schedules by a "@group" suffix it writes into each
+# grouped test's node id, but it writes `item._nodeid`, which pytest 9 no longer reads
+# (the id is `item._id`): every `xdist_group` was silently ignored, and a group's tests
+# ran on several workers — a module's summary test saw none of the examples its
+# properties ran on another worker, and each worker started its own PostgreSQL cluster
+# and its own copy of a module's stack. Until xdist writes it where pytest 9 reads it,
+# the workers write the suffix here, and the controller takes it off every report, so
+# JUnit, the durations and the terminal name each test as its file does.
+def _groups(item: pytest.Item) -> list[str]:
+    names = {
+        str(mark.args[0] if mark.args else mark.kwargs.get("name", "default"))
+        for mark in item.iter_markers("xdist_group")
+    }
+    return sorted(names)
+
+
+def _grouped(nodeid: str) -> bool:
+    # xdist's own test: an "@" after any parameter bracket is the group's.
+    return nodeid.rfind("@") > nodeid.rfind("]")
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if not getattr(config.option, "loadgroup", False):
+        return  # not an xdist worker under --dist loadgroup
+    for item in items:
+        groups = _groups(item)
+        if groups and not _grouped(item.nodeid):
+            item._id = NodeId.parse(f"{item.nodeid}@{'_'.join(groups)}")
+
+
+_WORKER = {"is": False}
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    _WORKER["is"] = hasattr(config, "workerinput")
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    # In the controller only: a worker checks each report's id against its item's.
+    if not _WORKER["is"] and _grouped(report.nodeid):
+        report.nodeid = report.nodeid.rpartition("@")[0]
 
 
 @pytest.fixture(scope="session")
