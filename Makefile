@@ -28,14 +28,23 @@ $(PY):
 	@echo "setup: creating $(VENV) (python3 -m venv)"
 	@python3 -m venv $(VENV)
 
-$(STAMP): pyproject.toml | $(PY)
-	@echo "setup: installing beacon and its dependencies into $(VENV) (pip, log: $(SETUP_LOGS)/pip.log)"
-	@$(call quietly,pip.log,$(PY) -m pip install --quiet --upgrade pip && $(PY) -m pip install --quiet -e '.[$(PRODUCT_EXTRAS)]')
+# uv installs the packages (pip brings uv into the venv first): the same versions pip
+# would choose, in ~10 s where pip took ~50 s of a fresh clone's `make test`.
+UV := $(VENV)/bin/uv
+UV_REQUIREMENT := uv>=0.13,<1
+UV_INSTALL := $(UV) pip install --quiet --python $(PY)
+
+$(UV): | $(PY)
+	@$(call quietly,pip.log,$(PY) -m pip install --quiet --upgrade pip '$(UV_REQUIREMENT)')
+
+$(STAMP): pyproject.toml | $(UV)
+	@echo "setup: installing beacon and its dependencies into $(VENV) (uv, log: $(SETUP_LOGS)/pip.log)"
+	@$(call quietly,pip.log,$(UV_INSTALL) -e '.[$(PRODUCT_EXTRAS)]')
 	@touch $(STAMP)
 
 $(TEST_STAMP): pyproject.toml $(STAMP)
-	@echo "setup: installing the test tools (pytest, ruff, mypy, playwright, …) into $(VENV) (pip, log: $(SETUP_LOGS)/pip.log)"
-	@$(call quietly,pip.log,$(PY) -m pip install --quiet -e '.[test]')
+	@echo "setup: installing the test tools (pytest, ruff, mypy, playwright, …) into $(VENV) (uv, log: $(SETUP_LOGS)/pip.log)"
+	@$(call quietly,pip.log,$(UV_INSTALL) -e '.[test]')
 	@touch $(TEST_STAMP)
 
 # What `make demo` needs: the product, its stubs and its harness. No Node, no browser.
