@@ -27,6 +27,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from harness.installer import install_command
 from harness.workspace import copy_tree
 
 ARTIFACT_DIR = "reports/gates/artifacts"
@@ -120,10 +121,9 @@ def installed(artifact: Artifact) -> Iterator[tuple[str, Path]]:
     with tempfile.TemporaryDirectory(prefix="beacon-artifact-") as scratch:
         venv = Path(scratch) / "venv"
         _run([sys.executable, "-m", "venv", str(venv)], 120.0, "creating the clean venv")
-        pip = [str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet"]
         # With the harness extra: qa runs the probes and verify from this install.
         wheel = f"{artifact.wheel}[{ARTIFACT_EXTRAS}]"
-        _run([*pip, wheel], INSTALL_TIMEOUT_S, "installing the wheel")
+        _run([*install_command(venv), wheel], INSTALL_TIMEOUT_S, "installing the wheel")
         work = Path(scratch) / "work"
         work.mkdir()
         yield str(venv / "bin" / "beacon"), work

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from harness.installer import install_command
 from harness.workspace import ROOT, copy_tree, junit_for_everything
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(900)]
@@ -42,11 +43,12 @@ def _env() -> dict[str, str]:
 
 
 def _build(venv: Path, extras: str) -> None:
-    """`python -m venv` + `pip install -e .[extras]`; complete once `.complete` is written."""
+    """`python -m venv` + `pip install -e .[extras]` (uv's where it is: harness/installer.py);
+    complete once `.complete` is written."""
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=120)
     target = f"{ROOT}[{extras}]" if extras else str(ROOT)
     done = subprocess.run(
-        [str(venv / "bin" / "python"), "-m", "pip", "install", "-q", "-e", target],
+        [*install_command(venv), "-e", target],
         capture_output=True,
         text=True,
         timeout=600,
