@@ -113,9 +113,13 @@ pytest: setup-test
 	if [ $$rc -eq 5 ]; then echo "pytest collected no tests: the suite is broken" >&2; exit 1; fi; \
 	exit $$rc
 
-# After the suite: the contract sweep, the executed-test check (the JUnit record must
-# show every evidence test ran and passed) and the observe gate (exit 5 = stale sweep).
-test: lint typecheck pytest
+# The type check runs beside the suite (a cold mypy is ~15 s of one core, and the suite
+# leaves a sixth of the cores idle), each line of either printed whole (-Oline); a
+# failure of either fails `make test`. After the suite: the contract sweep, the
+# executed-test check (the JUnit record must show every evidence test ran and passed)
+# and the observe gate (exit 5 = stale sweep).
+test: lint
+	@$(MAKE) --no-print-directory -j2 -Oline typecheck pytest
 	$(VENV)/bin/beacon sweep
 	$(VENV)/bin/beacon check-executed --junit reports/junit.xml
 	$(VENV)/bin/beacon gate observe --junit reports/junit.xml
