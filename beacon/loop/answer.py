@@ -17,17 +17,20 @@ from beacon.adjudication import AbsenceCause, Counted, GateEvent, GateState, Gra
 from beacon.adjudication.guard.slots import split_sentences
 from beacon.lexicon.copy import ABSENCE, COUNTER_QUESTION, NOT_RUN, say
 from beacon.loop.anchors import anchor_records, records_message
+from beacon.loop.beside import beside
 from beacon.loop.conversation import conversation_message
 from beacon.loop.evidence import Evidence, tool_call_rows
-from beacon.loop.finalize import finalize
+from beacon.loop.finalize import FinalAnswer, finalize
 from beacon.loop.guarded_answer import count_of, guarded, turn_standing
 from beacon.loop.narrowing_state import first_sample, narrowing_hint, offer_narrowing
+from beacon.loop.pages import page_record
 from beacon.loop.prompts import RESPONDER_PROMPT, model_json
 from beacon.loop.scope import scope_audit, scope_notices, with_scope_counts
 from beacon.loop.screen import screen_answer
 from beacon.loop.state import TurnState
 from beacon.loop.view_list import VIEW_SLOT, view_list_at_cap, view_list_disclosure
 from beacon.policy.vocabulary import licensing_words
+from beacon.store.records import PageRecord
 from beacon.store.turns import call_write
 from beacon.telemetry import metrics
 
@@ -38,20 +41,24 @@ NOTICED_ABSENCES = frozenset(
 )
 
 
-def settle_narrowing(state: TurnState) -> None:
-    """Step the subset gate (complete, partial, zero), or offer to narrow."""
+def step_narrowed(state: TurnState) -> None:
+    """Step an active narrowing's subset gate: complete, partial, or zero (released)."""
     narrowing = state.narrowing
-    if narrowing.active:
-        for item in state.evidence:
-            if item.tool != narrowing.tool or item.failed or item.denied:
-                continue
-            if item.emptiness == "empty":
-                narrowing.step(GateEvent.NARROWED_ZERO)
-                continue
-            # The grade is final since adjudication (promotion included): read it only.
-            complete = item.verdict.wholly_shown(len(item.citations))
-            narrowing.step(GateEvent.NARROWED_COMPLETE if complete else GateEvent.NARROWED_PARTIAL)
-        return
+    for item in state.evidence:
+        if item.tool != narrowing.tool or item.failed or item.denied:
+            continue
+        if item.emptiness == "empty":
+            narrowing.step(GateEvent.NARROWED_ZERO)
+            continue
+        # The grade is final since adjudication (promotion included): read it only.
+        complete = item.verdict.wholly_shown(len(item.citations))
+        narrowing.step(GateEvent.NARROWED_COMPLETE if complete else GateEvent.NARROWED_PARTIAL)
+
+
+def offer_from_sample(state: TurnState) -> None:
+    """No narrowing active: offer to narrow a sample by the axes its records split on
+    (or, in single mode, say how it could be narrowed)."""
+    narrowing = state.narrowing
     sample = first_sample(state.evidence)
     if sample is None:
         return
@@ -175,26 +182,49 @@ def answer_messages(state: TurnState, derived: Derived) -> list[dict[str, Any]]:
     ]
 
 
-async def answer(state: TurnState) -> None:
-    settle_narrowing(state)
+def announce(state: TurnState, derived: Derived, *, narrowed: bool) -> dict[str, PageRecord]:
+    """The frames that precede the answer's text — the narrowing's offer or hint, the
+    scope and absence notices, the references — and the page records load-more will
+    go on from. Nothing here is read by the answer call, so it is done while the
+    model works (the 500 cards a capped page keeps, the narrowing's tallies)."""
+    if not narrowed:
+        offer_from_sample(state)
     scope_disclosures(state)
     absence_notices(state)
+    references(state, derived.counted)
+    return {slot: page_record(e, locale=state.locale) for slot, e in state.paged.items()}
+
+
+async def _answered(
+    state: TurnState, derived: Derived, *, narrowed: bool
+) -> tuple[FinalAnswer, dict[str, PageRecord]]:
+    """The answer call, with the frames before the answer announced while it runs."""
+    await state.deps.pause()
+    request = finalize(
+        state.deps.http,
+        state.deps.llm,
+        answer_messages(state, derived),
+        scenario=state.scenario,
+        turn_id=state.turn_id,
+        deadline_s=state.deps.answer_deadline_s,
+    )
+    async with beside(request) as answering:
+        pages = announce(state, derived, narrowed=narrowed)
+        return await answering, pages
+
+
+async def answer(state: TurnState) -> None:
+    narrowed = state.narrowing.active
+    if narrowed:
+        step_narrowed(state)  # before derive: a zero after narrowing releases the scope
     derived = derive(state)
     counted = derived.counted
-    references(state, counted)
     if state.offer is not None:
         # Code asked before anything ran: the counter-question is the answer, no call.
+        pages = announce(state, derived, narrowed=narrowed)
         text, finish_reason = state.offer.narration, "stop"
     else:
-        await state.deps.pause()
-        final = await finalize(
-            state.deps.http,
-            state.deps.llm,
-            answer_messages(state, derived),
-            scenario=state.scenario,
-            turn_id=state.turn_id,
-            deadline_s=state.deps.answer_deadline_s,
-        )
+        final, pages = await _answered(state, derived, narrowed=narrowed)
         text, finish_reason = without_restated_denials(state, final.text), final.finish_reason
     counts = tuple(count_of(e) for e in counted)
     slots = {c.slot: c for c in counts}
@@ -243,7 +273,7 @@ async def answer(state: TurnState) -> None:
         question=state.request.message,
         answer=narration.text,
         sources=[c.model_dump() for e in counted for c in e.citations],
-        pages=state.pages,
+        pages=pages,
         audit=state.audit,
         narrowing=narrowing,
         narration=[*narration.audit_records(), *scope_audit(state.evidence)],

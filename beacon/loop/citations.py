@@ -21,7 +21,7 @@ direction of zeros) is dropped here, never forwarded to a host's camera.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 from urllib.parse import quote
 
@@ -137,6 +137,11 @@ def _str(value: object) -> str | None:
     return value if isinstance(value, str) and value else None
 
 
+def _citable_kind(source: str, record: Mapping[str, Any]) -> str | None:
+    record_id = record.get("id")
+    return _kind(source, record_id) if isinstance(record_id, str) else None
+
+
 def card_fields(
     source: str, record: dict[str, Any], project_id: str | None
 ) -> dict[str, Any] | None:
@@ -173,18 +178,84 @@ def card_fields(
 
 
 def card_list(
-    source: str, records: list[dict[str, Any]], project_id: str | None, limit: int
-) -> list[dict[str, Any]]:
-    """The first ``limit`` citable records' cards, in the upstream's order."""
+    source: str, records: Sequence[dict[str, Any]], project_id: str | None, limit: int
+) -> tuple[list[dict[str, Any]], int]:
+    """The first ``limit`` citable records' cards, in the upstream's order, and
+    where in ``records`` the next card would be looked for."""
     cards: list[dict[str, Any]] = []
-    for record in records:
-        card = card_fields(source, record, project_id)
-        if card is None:
-            continue
-        cards.append(card)
+    for at, record in enumerate(records):
         if len(cards) >= limit:
-            break
-    return cards
+            return cards, at
+        card = card_fields(source, record, project_id)
+        if card is not None:
+            cards.append(card)
+    return cards, len(records)
+
+
+class PendingCards:
+    """The cards of a page past the shown ones (load-more serves them), made the
+    first time they are read.
+
+    A 3000-row page waits on 500 of them; making them where the page is
+    adjudicated held the answer request back by about a millisecond and a half.
+    They are first read once the answer request has gone out (the page record the
+    answer saves, packed straight from the records; the narrowing's tallies), while
+    the model is working. Whether there are any is answered from the first
+    citable record alone.
+    """
+
+    __slots__ = ("_cards", "_limit", "_packed", "_project_id", "_records", "_source")
+
+    def __init__(
+        self, source: str, records: Sequence[dict[str, Any]], project_id: str | None, limit: int
+    ) -> None:
+        self._source, self._project_id, self._limit = source, project_id, limit
+        self._records = records if limit > 0 else ()
+        self._cards: tuple[dict[str, Any], ...] | None = None
+        self._packed: tuple[list[Any], ...] | None = None
+
+    def _citable(self) -> Iterator[dict[str, Any]]:
+        found = 0
+        for record in self._records:
+            if found >= self._limit:
+                return
+            if _citable_kind(self._source, record) is not None:
+                found += 1
+                yield record
+
+    def cards(self) -> tuple[dict[str, Any], ...]:
+        """As Citation fields."""
+        if self._cards is None:
+            self._cards = tuple(
+                card
+                for r in self._citable()
+                if (card := card_fields(self._source, r, self._project_id)) is not None
+            )
+        return self._cards
+
+    def packed(self) -> tuple[list[Any], ...]:
+        """As the page record keeps them: ``pack_card`` of each card, made from the
+        record without building the card."""
+        if self._packed is None:
+            self._packed = tuple(
+                pack_record(self._source, r, self._project_id) for r in self._citable()
+            )
+        return self._packed
+
+    def __bool__(self) -> bool:
+        return any(True for _ in self._citable())
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, PendingCards) and self.packed() == other.packed()
+
+    __hash__ = None  # type: ignore[assignment]  # equal by content, which is built lazily
+
+    def __repr__(self) -> str:
+        state = "unbuilt" if self._cards is None else f"{len(self._cards)} cards"
+        return f"PendingCards({self._source!r}, {state})"
+
+
+NO_PENDING = PendingCards("", (), None, 0)
 
 
 # A card waiting for load-more is kept as its own fields only, in this order;
@@ -209,6 +280,29 @@ def pack_card(card: dict[str, Any]) -> list[Any]:
         target["level_number"],
         None if target["panorama_id"] == card["id"] else target["panorama_id"],
         *(target.get(name) for name in PLACE_FIELDS),
+    ]
+    while len(packed) > _PACKED_MIN and packed[-1] is None:
+        packed.pop()
+    return packed
+
+
+def pack_record(source: str, record: dict[str, Any], project_id: str | None) -> list[Any]:
+    """``pack_card(card_fields(source, record, project_id))`` for a citable record,
+    without the card's target, deep link and dict (what a packed card leaves out)."""
+    record_id = record["id"]
+    own = _kind(source, record_id) == "panorama"
+    panorama = record_id if own else _str(record.get("capture_id"))
+    thumbnail = record.get("thumbnail")
+    place = record_place(record)
+    packed = [
+        record_id,
+        _first_str(record, _TITLE_FIELDS) or record_id,
+        thumbnail if isinstance(thumbnail, str) else None,
+        _level(record),
+        (_first_str(record, _DATE_FIELDS) or "")[:10] or None,
+        _int(record.get("level_number")),
+        None if panorama == record_id else panorama,
+        *(place[name] for name in PLACE_FIELDS),
     ]
     while len(packed) > _PACKED_MIN and packed[-1] is None:
         packed.pop()

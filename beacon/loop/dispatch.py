@@ -19,7 +19,6 @@ from beacon.lexicon.copy import FAILURE, say
 from beacon.loop.citations import MAX_CARDS_PER_SOURCE
 from beacon.loop.evidence import Evidence, adjudicate, denied_evidence
 from beacon.loop.intent import intent_tools, needed_tools
-from beacon.loop.pages import page_record
 from beacon.loop.sets import enumerate_field
 from beacon.loop.state import TurnState
 from beacon.policy.audit import audit_row
@@ -165,9 +164,8 @@ async def _call(
     metrics.tool_called(label, evidence.envelope, evidence.duration_s or 0.0)
     if evidence.counted:
         metrics.count_graded(evidence.verdict.grade.value)
-    if evidence.counted and (evidence.cursor or evidence.unshown) and not evidence.failed:
-        # Saved with the answer, in one commit.
-        state.pages[slot] = page_record(evidence, locale=state.locale)
+    if evidence.counted and (evidence.cursor or evidence.pending) and not evidence.failed:
+        state.paged[slot] = evidence  # its page record is saved with the answer, in one commit
     state.emit(
         "tool_result",
         call_id=call_id,

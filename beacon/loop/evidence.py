@@ -11,7 +11,7 @@ import hashlib
 import json
 import logging
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from beacon.adjudication import (
@@ -34,7 +34,13 @@ from beacon.adjudication.constraints import UNSCOPED, Scope
 from beacon.adjudication.counts import is_complete
 from beacon.adjudication.stitch import page_ids, summarize
 from beacon.adjudication.tools import has_result_contract
-from beacon.loop.citations import MAX_CARDS_PER_SOURCE, card_list, records_of
+from beacon.loop.citations import (
+    MAX_CARDS_PER_SOURCE,
+    NO_PENDING,
+    PendingCards,
+    card_list,
+    records_of,
+)
 from beacon.loop.sets import Enumeration
 from beacon.upstream.mcp_client import ToolOutcome
 from beacon.wire.frames import Citation, CountEntry, CountScope
@@ -87,8 +93,9 @@ class Evidence:
     # prefix), kept only when a page may be stitched.
     page: PageSummary | None = None
     enumeration: Enumeration | None = None  # a set read from a typed field of every record
-    # Cards of this page beyond the display limit, as Citation fields (load-more serves them).
-    unshown: tuple[dict[str, Any], ...] = ()
+    # Cards of this page beyond the display limit, as Citation fields (load-more serves
+    # them), built when first read: see ``unshown``.
+    pending: PendingCards = field(default_factory=lambda: NO_PENDING)
     # A sample's records, reduced to FACET_FIELDS (the first FACET_ROWS): what narrowing reads.
     facets: tuple[dict[str, Any], ...] = ()
     # The question's constraints against the arguments that went out (dispatch decides it).
@@ -96,6 +103,10 @@ class Evidence:
     envelope: EnvelopeVerdict = "ok"
     # Wall time of the upstream call (dispatch measures it around the call); None: none made.
     duration_s: float | None = None
+
+    @property
+    def unshown(self) -> tuple[dict[str, Any], ...]:
+        return self.pending.cards()
 
     @property
     def counted(self) -> bool:
@@ -109,7 +120,7 @@ class Evidence:
             self.verdict.value,
             displayed=len(self.citations),
             has_more=self.verdict.has_more,
-            more=(self.cursor is not None or bool(self.unshown)) and not self.failed,
+            more=(self.cursor is not None or bool(self.pending)) and not self.failed,
             scope=self.scope.wire(),
         )
 
@@ -175,7 +186,7 @@ def adjudicate(
     )
     # The whole page's cards: the first `card_limit` are shown, the rest wait for load-more.
     records = [] if failed else records_of(result)
-    cards = card_list(outcome.tool, records, project_id, card_limit + PENDING_CARDS)
+    cards, rest = card_list(outcome.tool, records, project_id, card_limit)
     verdict = grade_accounting(acct, sentinel=sentinel)
     if narrowed and acct is not None and emptiness != "empty":
         # An empty narrowed page is an absence (zero after narrowing), not a promotion.
@@ -190,7 +201,7 @@ def adjudicate(
         failed=failed,
         verdict=verdict,
         emptiness=emptiness,
-        citations=tuple(Citation(**c) for c in cards[:card_limit]),
+        citations=tuple(Citation(**c) for c in cards),
         bytes=outcome.bytes,
         returned=acct.returned if acct is not None else None,
         absence=absence_cause(facts),
@@ -200,7 +211,7 @@ def adjudicate(
             if not failed and (stitching or (acct is not None and acct.cursor is not None))
             else None
         ),
-        unshown=tuple(cards[card_limit:]),
+        pending=PendingCards(outcome.tool, records[rest:], project_id, PENDING_CARDS),
         facets=tuple(
             {k: r[k] for k in FACET_FIELDS if k in r} for r in records[:FACET_ROWS] if sample
         ),

@@ -11,8 +11,6 @@ never made: the budget's end is disclosed instead.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 from typing import Any
 
 from beacon.adjudication.constraints import read_constraints
@@ -20,6 +18,7 @@ from beacon.lexicon.clock import today
 from beacon.lexicon.copy import BUDGET, say
 from beacon.llm.client import Completion, stream_completion
 from beacon.loop.aggregate import AggregateCorrection
+from beacon.loop.beside import beside
 from beacon.loop.catalog import openai_tools, working_set
 from beacon.loop.citations import records_of
 from beacon.loop.context import project_directory
@@ -45,7 +44,6 @@ from beacon.wire.frames import PlannedCall
 from beacon.wire.tools import tool_with_role
 
 MAX_GATHER_ROUNDS = 6
-REQUEST_PASSES = 4
 
 
 async def _context(state: TurnState, upstream: Upstream) -> None:
@@ -233,21 +231,11 @@ async def gather(state: TurnState, upstream: Upstream) -> None:
     # lists its tools while the question's constraints and any counter-question
     # are worked out here (a turn that ends in a counter-question leaves it unread).
     await state.deps.pause()
-    listing = asyncio.create_task(upstream.list_tools())
-    # A few passes of the loop: the request goes from the SDK's session through its
-    # writer task to the socket before the question's CPU work holds the loop.
-    for _ in range(REQUEST_PASSES):
-        await asyncio.sleep(0)
-    try:
+    async with beside(upstream.list_tools()) as listing:
         granted = await _question(state, upstream)
         if granted is None:
             return
         tools = openai_tools(scope_catalog(await listing, granted))
-    finally:
-        if not listing.done():
-            listing.cancel()
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await listing  # its failure, if unread, is the answer's business no more
     _turn_context(state)
     messages: list[dict[str, Any]] = [
         {"role": "system", "content": PLANNER_PROMPT},

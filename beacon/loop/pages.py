@@ -22,7 +22,7 @@ from beacon.adjudication import Anomaly, Grade, StitchResult, stitch_pages
 from beacon.adjudication.anchors import stitch_discarded
 from beacon.adjudication.stitch import DEFAULT_PAGE_CAP, summarize
 from beacon.lexicon.copy import FAILURE, PAGE_CAP, STITCH_DISCARDED, say
-from beacon.loop.citations import pack_card, unpack_card
+from beacon.loop.citations import unpack_card
 from beacon.loop.evidence import Evidence, adjudicate, count_entry
 from beacon.policy.audit import AuditRow, audit_row
 from beacon.policy.notices import denial_notice
@@ -45,7 +45,7 @@ def page_record(evidence: Evidence, *, locale: str) -> PageRecord:
         cursor=evidence.cursor,
         pages=(evidence.page,) if evidence.page is not None else (),
         shown=tuple(c.id for c in evidence.citations),
-        pending=tuple(pack_card(c) for c in evidence.unshown),
+        pending=evidence.pending.packed(),
         grade=Grade(entry.grade),
         has_more=entry.has_more,
         total=entry.total,
@@ -101,7 +101,7 @@ def stitch_next(
         "pages": (*record.pages, page),
         "cursor": evidence.cursor,
         "shown": (*record.shown, *(c.id for c in evidence.citations)),
-        "pending": tuple(pack_card(c) for c in evidence.unshown),
+        "pending": evidence.pending.packed(),
     }
     return NextPage(stitch, record.model_copy(update=update))
 

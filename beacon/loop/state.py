@@ -29,7 +29,6 @@ from beacon.loop.offers import Offer
 from beacon.loop.prompts import turn_block
 from beacon.loop.sets import Extreme
 from beacon.policy.audit import AuditRow
-from beacon.store.records import PageRecord
 from beacon.store.turns import TurnStore
 from beacon.upstream.link import UpstreamLink
 from beacon.wire.turns import TurnRequest
@@ -80,7 +79,9 @@ class TurnState:
     audit: list[AuditRow] = field(default_factory=list)  # PEP rows, saved with the answer
     # A safety filter's block (screen.py): narration_audit rows written when the turn ends.
     filter_audit: list[dict[str, str]] = field(default_factory=list)
-    pages: dict[str, PageRecord] = field(default_factory=dict)  # load-more, per slot
+    # The counted pages load-more can go on from, per slot: their page records are
+    # made (and saved with the answer) while the model writes the answer.
+    paged: dict[str, Evidence] = field(default_factory=dict)
     directory: list[dict[str, str]] = field(default_factory=list)  # round 0's projects
     # What the question limits its set by, read by code once the directory is known.
     constraints: tuple[Constraint, ...] = ()
