@@ -21,7 +21,7 @@ from beacon.loop.beside import beside
 from beacon.loop.conversation import conversation_message
 from beacon.loop.evidence import Evidence, tool_call_rows
 from beacon.loop.finalize import FinalAnswer, finalize
-from beacon.loop.guarded_answer import count_of, guarded, turn_standing
+from beacon.loop.guarded_answer import Prejudged, count_of, guarded, turn_standing
 from beacon.loop.narrowing_state import first_sample, narrowing_hint, offer_narrowing
 from beacon.loop.pages import page_record
 from beacon.loop.prompts import RESPONDER_PROMPT, model_json
@@ -182,23 +182,40 @@ def answer_messages(state: TurnState, derived: Derived) -> list[dict[str, Any]]:
     ]
 
 
-def announce(state: TurnState, derived: Derived, *, narrowed: bool) -> dict[str, PageRecord]:
+@dataclass(frozen=True, slots=True)
+class Prepared:
+    """What the answer's save needs that its text does not decide."""
+
+    pages: dict[str, PageRecord]
+    sources: list[dict[str, Any]]
+    tool_calls: list[dict[str, Any]]
+    scope_audit: list[dict[str, str]]
+
+
+def announce(state: TurnState, derived: Derived, *, narrowed: bool) -> Prepared:
     """The frames that precede the answer's text — the narrowing's offer or hint, the
-    scope and absence notices, the references — and the page records load-more will
-    go on from. Nothing here is read by the answer call, so it is done while the
-    model works (the 500 cards a capped page keeps, the narrowing's tallies)."""
+    scope and absence notices, the references — and the rows the save will write
+    whatever the answer says (page records load-more goes on from, sources, tool
+    calls). The answer call reads none of it, so it is made while the model works
+    (the 500 cards a capped page keeps, the narrowing's tallies)."""
     if not narrowed:
         offer_from_sample(state)
     scope_disclosures(state)
     absence_notices(state)
     references(state, derived.counted)
-    return {slot: page_record(e, locale=state.locale) for slot, e in state.paged.items()}
+    return Prepared(
+        pages={slot: page_record(e, locale=state.locale) for slot, e in state.paged.items()},
+        sources=[c.model_dump() for e in derived.counted for c in e.citations],
+        tool_calls=tool_call_rows(state.turn_id, state.made),
+        scope_audit=scope_audit(state.evidence),
+    )
 
 
 async def _answered(
-    state: TurnState, derived: Derived, *, narrowed: bool
-) -> tuple[FinalAnswer, dict[str, PageRecord]]:
-    """The answer call, with the frames before the answer announced while it runs."""
+    state: TurnState, derived: Derived, *, narrowed: bool, prejudged: Prejudged | None = None
+) -> tuple[FinalAnswer, Prepared]:
+    """The answer call, with the frames before the answer announced while it runs, and
+    its sentences judged as they stream (``prejudged``)."""
     await state.deps.pause()
     request = finalize(
         state.deps.http,
@@ -207,10 +224,20 @@ async def _answered(
         scenario=state.scenario,
         turn_id=state.turn_id,
         deadline_s=state.deps.answer_deadline_s,
+        heard=prejudged.heard if prejudged is not None else None,
     )
     async with beside(request) as answering:
-        pages = announce(state, derived, narrowed=narrowed)
-        return await answering, pages
+        prepared = announce(state, derived, narrowed=narrowed)
+        return await answering, prepared
+
+
+def _slots(counts: tuple[Counted, ...], derived: Derived) -> dict[str, Counted]:
+    slots = {c.slot: c for c in counts}
+    listed = derived.listed
+    if listed is not None:
+        # The host's list at its cap: its length renders as shown, never as a total.
+        slots[VIEW_SLOT] = Counted(VIEW_SLOT, Grade.SHOWN, listed, listed)
+    return slots
 
 
 async def answer(state: TurnState) -> None:
@@ -219,33 +246,31 @@ async def answer(state: TurnState) -> None:
         step_narrowed(state)  # before derive: a zero after narrowing releases the scope
     derived = derive(state)
     counted = derived.counted
+    counts = tuple(count_of(e) for e in counted)
+    slots = _slots(counts, derived)
+    view = state.request.view_context
+    # What the guard judges by is fixed before the model is asked.
+    standing = turn_standing(
+        counts, counted, state.directory, view.model_dump(exclude_none=True) if view else None
+    )
+    prejudged = None
     if state.offer is not None:
         # Code asked before anything ran: the counter-question is the answer, no call.
-        pages = announce(state, derived, narrowed=narrowed)
+        prepared = announce(state, derived, narrowed=narrowed)
         text, finish_reason = state.offer.narration, "stop"
     else:
-        final, pages = await _answered(state, derived, narrowed=narrowed)
+        prejudged = Prejudged(standing, state.locale)
+        final, prepared = await _answered(state, derived, narrowed=narrowed, prejudged=prejudged)
         text, finish_reason = without_restated_denials(state, final.text), final.finish_reason
-    counts = tuple(count_of(e) for e in counted)
-    slots = {c.slot: c for c in counts}
-    view = state.request.view_context
-    listed = derived.listed
-    if listed is not None:
-        # The host's list at its cap: its length renders as shown, never as a total.
-        slots[VIEW_SLOT] = Counted(VIEW_SLOT, Grade.SHOWN, listed, listed)
     narration = guarded(
         text,
         slots,
-        turn_standing(
-            counts,
-            counted,
-            state.directory,
-            view.model_dump(exclude_none=True) if view else None,
-        ),
+        standing,
         state.locale,
         records=list(derived.records),
         projects={p["id"]: p["name"] for p in state.directory},
         question=state.request.message,
+        prejudged=prejudged,
     )
     for drop in narration.drops:
         metrics.narration_dropped(drop.rule, state.locale)
@@ -272,12 +297,12 @@ async def answer(state: TurnState) -> None:
         session_id=state.session_id if state.request.mode == "chat" else None,
         question=state.request.message,
         answer=narration.text,
-        sources=[c.model_dump() for e in counted for c in e.citations],
-        pages=pages,
+        sources=prepared.sources,
+        pages=prepared.pages,
         audit=state.audit,
         narrowing=narrowing,
-        narration=[*narration.audit_records(), *scope_audit(state.evidence)],
-        tool_calls=tool_call_rows(state.turn_id, state.made),
+        narration=[*narration.audit_records(), *prepared.scope_audit],
+        tool_calls=prepared.tool_calls,
     )
     state.audit = []
     for sentence in split_sentences(narration.text):

@@ -13,6 +13,7 @@ final.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -62,6 +63,7 @@ async def _attempt(
     messages: list[dict[str, Any]],
     scenario: str | None,
     turn_id: str,
+    heard: Callable[[str], object] | None = None,
 ) -> Completion:
     size = 0
     async for event in stream_completion(
@@ -69,6 +71,8 @@ async def _attempt(
     ):
         if isinstance(event, Completion):
             return event
+        if heard is not None:
+            heard(event.text)
         size += len(event.text.encode())
         if size > MAX_IO_BYTES:
             raise FinalizationError("answer_too_large", "the answer exceeded 1 MiB")
@@ -91,12 +95,15 @@ async def finalize(
     scenario: str | None,
     turn_id: str,
     deadline_s: float = ANSWER_DEADLINE_S,
+    heard: Callable[[str], object] | None = None,
 ) -> FinalAnswer:
+    """``heard`` is given the first attempt's text as it streams (the guard judges
+    its complete sentences early); a repair's is read at its end only."""
     if input_bytes(messages) > MAX_IO_BYTES:
         raise FinalizationError("input_too_large", "the answer call's input exceeds 1 MiB")
     try:
         with anyio.fail_after(deadline_s):
-            first = await _attempt(http, config, messages, scenario, turn_id)
+            first = await _attempt(http, config, messages, scenario, turn_id, heard)
             _final_or_raise(first)
             if _verdict(first) is None:
                 return FinalAnswer(first.content, first.finish_reason, 1)

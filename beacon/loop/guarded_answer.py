@@ -168,8 +168,52 @@ class _Published:
     shown: tuple[ShownSpan, ...]
 
 
+# Past this much streamed text the answer is judged after its end only: what is
+# judged early is kept per sentence, and a long answer is not worth the memory.
+PREJUDGE_CHARS = 16_384
+
+
+class Prejudged:
+    """The guard's verdicts on an answer's sentences, made while it streams.
+
+    ``judge`` is a pure function of the sentence, the turn's standing and the
+    locale, so a sentence judged as soon as it is complete (the text after it has
+    begun) gets the verdict it would get at the end: the guard then reads the kept
+    verdict of every sentence the finished text splits into alike, and judges the
+    rest (the last sentence, always) as before. A real model streams for seconds,
+    so only the last sentence's judging is left between its last token and the
+    answer's publication.
+    """
+
+    __slots__ = ("_locale", "_open", "_seen", "_standing", "verdicts")
+
+    def __init__(self, standing: Standing, locale: str) -> None:
+        self._standing, self._locale = standing, locale
+        self._open = ""  # text after the last complete sentence
+        self._seen = 0
+        self.verdicts: dict[str, Drop | None] = {}
+
+    def heard(self, text: str) -> None:
+        self._seen += len(text)
+        if self._seen > PREJUDGE_CHARS:
+            return
+        *complete, self._open = split_sentences(self._open + text) or [""]
+        for sentence in complete:
+            if sentence not in self.verdicts:
+                self.verdicts[sentence] = judge(sentence, self._standing, self._locale)
+
+    def judge(self, sentence: str, standing: Standing, locale: str) -> Drop | None:
+        if standing is self._standing and locale == self._locale and sentence in self.verdicts:
+            return self.verdicts[sentence]
+        return judge(sentence, standing, locale)
+
+
 def _publish(
-    text: str, slots: Mapping[str, Counted], standing: Standing, locale: str
+    text: str,
+    slots: Mapping[str, Counted],
+    standing: Standing,
+    locale: str,
+    prejudged: Prejudged | None = None,
 ) -> _Published:
     """The guard a sentence at a time, then the kept sentences' slots rendered (what
     ``GuardedStream`` yields for the whole text), with where each shown slot landed;
@@ -179,8 +223,9 @@ def _publish(
     audit: list[AuditEntry] = []
     shown: list[ShownSpan] = []
     at = 0
+    verdict = prejudged.judge if prejudged is not None else judge
     for sentence in split_sentences(text):
-        drop = judge(sentence, standing, locale)
+        drop = verdict(sentence, standing, locale)
         if drop is not None:
             drops.append(drop)
             continue
@@ -206,8 +251,9 @@ def guarded(
     records: Sequence[Mapping[str, Any]],
     projects: Mapping[str, str],
     question: str = "",
+    prejudged: Prejudged | None = None,
 ) -> Narration:
-    model = _publish(text, slots, standing, locale)
+    model = _publish(text, slots, standing, locale, prejudged)
     if model.text:
         return Narration(model.text, model.drops, model.audit, False, model.shown)
     # Nothing the model wrote may be said: code narrates the same anchors, and its

@@ -34,6 +34,7 @@ def _state(log: list[str]) -> Any:
         constraints=(),
         locale="en",
         paged={},
+        made=[],
         session_id=None,
         turn_block="",
         conversation=[],
@@ -63,8 +64,8 @@ def test_the_answer_request_is_out_before_the_references_are_made(
 ) -> None:
     log: list[str] = []
     monkeypatch.setattr(answer_module, "finalize", _answer_call(log))
-    final, pages = asyncio.run(_answered(_state(log), NOTHING, narrowed=True))
-    assert final.text == "Three." and pages == {}
+    final, prepared = asyncio.run(_answered(_state(log), NOTHING, narrowed=True))
+    assert final.text == "Three." and prepared.pages == {} and prepared.tool_calls == []
     assert log == ["paused", "answer request out", "frame references", "answer read"]
 
 

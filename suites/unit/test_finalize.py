@@ -89,3 +89,16 @@ async def test_final_finishes_are_never_retried(finish: str, code: str) -> None:
 async def test_a_second_rejection_is_final() -> None:
     result, seen = await run([sse(""), sse("   ")])
     assert result().code == "answer_rejected" and len(seen) == 2  # type: ignore[attr-defined]
+
+
+async def test_the_first_attempts_text_is_heard_as_it_streams_and_a_repairs_is_not() -> None:
+    heard: list[str] = []
+    seen: list[list[dict[str, str]]] = []
+    answers = [sse("<tool_call>x</tool_call>", chunk=5), sse("Three open findings.", chunk=7)]
+    async with httpx.AsyncClient(transport=transport(answers, seen)) as http:
+        final = await finalize(
+            http, CONFIG, MESSAGES, scenario=None, turn_id="t", heard=heard.append
+        )
+    assert final.attempts == 2 and final.text == "Three open findings."
+    # The rejected first attempt's deltas, in order and whole; nothing of the repair.
+    assert heard == ["<tool", "_call", ">x</t", "ool_c", "all>"]

@@ -1,0 +1,90 @@
+"""The guard judges an answer's complete sentences while it streams, and publishes
+exactly what it would have judged at the end (issue 32: the guard sat between the
+model's last token and the answer's publication).
+
+Expectations come from the guard run the old way — the whole text judged after
+its end — over the guard corpus's own hostile and legit sentences, in every
+locale, streamed in arbitrary chunks.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_guard_corpus import _BUILT, HOSTILE, LEGIT
+
+import beacon.loop.guarded_answer as guarded_answer
+from beacon.loop.guarded_answer import PREJUDGE_CHARS, SENTENCE_JOINER, Prejudged, guarded
+
+SENTENCES = [(s.locale, s.standing, s.text) for s in (*HOSTILE, *LEGIT)]
+BY_TURN: dict[tuple[str, str], list[str]] = {}
+for locale, standing, text in SENTENCES:
+    BY_TURN.setdefault((locale, standing), []).append(text)
+TURNS = sorted(k for k, texts in BY_TURN.items() if len(texts) >= 2)
+
+
+def _streamed(text: str, cuts: list[int], prejudged: Prejudged) -> None:
+    at = 0
+    for cut in sorted({c % (len(text) + 1) for c in cuts}):
+        prejudged.heard(text[at:cut])
+        at = cut
+    prejudged.heard(text[at:])
+
+
+def _narration(text: str, turn: tuple[str, str], prejudged: Prejudged | None) -> Any:
+    locale, name = turn
+    standing = _BUILT[name]
+    slots = {c.slot: c for c in standing.sources}
+    return guarded(text, slots, standing, locale, records=[], projects={}, prejudged=prejudged)
+
+
+@settings(max_examples=400, deadline=None)
+@given(data=st.data(), turn=st.sampled_from(TURNS))
+def test_an_answer_judged_as_it_streams_is_published_as_if_judged_at_its_end(
+    data: st.DataObject, turn: tuple[str, str]
+) -> None:
+    pool = BY_TURN[turn]
+    picked = data.draw(st.lists(st.sampled_from(pool), min_size=2, max_size=4))
+    text = SENTENCE_JOINER.get(turn[0], " ").join(picked)
+    cuts = data.draw(st.lists(st.integers(0, 10_000), max_size=12))
+    prejudged = Prejudged(_BUILT[turn[1]], turn[0])
+    _streamed(text, cuts, prejudged)
+    assert _narration(text, turn, prejudged) == _narration(text, turn, None)
+
+
+def test_a_complete_sentence_is_judged_before_the_stream_ends_and_not_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    turn = ("en", sorted(_BUILT)[0])
+    judged: list[str] = []
+    real = guarded_answer.judge
+
+    def counting(sentence: str, *args: Any) -> Any:
+        judged.append(sentence)
+        return real(sentence, *args)
+
+    monkeypatch.setattr(guarded_answer, "judge", counting)
+    prejudged = Prejudged(_BUILT[turn[1]], "en")
+    for chunk in ("These are the ", "photos on screen. ", "They are shown as ", "cards."):
+        prejudged.heard(chunk)
+    assert judged == ["These are the photos on screen. "]  # the last may still grow
+    _narration("These are the photos on screen. They are shown as cards.", turn, prejudged)
+    assert judged == ["These are the photos on screen. ", "They are shown as cards."]
+
+
+def test_a_long_answer_is_judged_after_its_end_only() -> None:
+    prejudged = Prejudged(_BUILT[sorted(_BUILT)[0]], "en")
+    prejudged.heard("A photo is shown. " * (PREJUDGE_CHARS // 18 + 1))
+    assert prejudged.verdicts == {}
+
+
+def test_a_verdict_kept_for_one_standing_is_not_read_for_another() -> None:
+    first, second = sorted(_BUILT)[:2]
+    prejudged = Prejudged(_BUILT[first], "en")
+    prejudged.heard("There are no photos. More follow.")
+    prejudged.verdicts["There are no photos. "] = None  # a verdict no guard would make
+    other = prejudged.judge("There are no photos. ", _BUILT[second], "en")
+    assert other == guarded_answer.judge("There are no photos. ", _BUILT[second], "en")
