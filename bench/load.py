@@ -91,7 +91,12 @@ def rss_kib(pid: int | None) -> int | None:
 
 def chat_pid(stack: Stack) -> int | None:
     """The pid listening on the chat port (the stack starts it as a child process)."""
-    port = int(stack.chat_url.rsplit(":", 1)[1])
+    return listening_pid(stack.chat_url)
+
+
+def listening_pid(origin: str) -> int | None:
+    """The pid listening on ``origin``'s port on this machine (Linux /proc)."""
+    port = int(origin.rstrip("/").rsplit(":", 1)[1])
     wanted = f":{port:04X}"
     inodes: set[str] = set()
     for table in ("/proc/net/tcp", "/proc/net/tcp6"):
@@ -103,16 +108,25 @@ def chat_pid(stack: Stack) -> int | None:
             parts = row.split()
             if parts[1].endswith(wanted) and parts[3] == "0A":  # LISTEN
                 inodes.add(parts[9])
+    sockets = {f"socket:[{inode}]" for inode in inodes}
     for proc in Path("/proc").iterdir():
-        if not proc.name.isdigit():
-            continue
-        try:
-            links = {str(p.readlink()) for p in (proc / "fd").iterdir()}
-        except OSError:
-            continue
-        if any(f"socket:[{inode}]" in links for inode in inodes):
+        if sockets and proc.name.isdigit() and sockets & _links(proc / "fd"):
             return int(proc.name)
     return None
+
+
+def _links(fds: Path) -> set[str]:
+    """What a process's descriptors point at; one closed while it is read is skipped
+    (the directory's own descriptor, when the process is this one)."""
+    found: set[str] = set()
+    try:
+        entries = list(fds.iterdir())
+    except OSError:
+        return found
+    for fd in entries:
+        with contextlib.suppress(OSError):
+            found.add(str(fd.readlink()))
+    return found
 
 
 def fd_count(pid: int | None) -> int | None:

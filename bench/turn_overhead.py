@@ -45,6 +45,8 @@ from bench.common import (
     post_turn,
     ratio,
 )
+from bench.concurrency import cpu_seconds
+from bench.load import chat_pid, listening_pid
 from bench.relay import Step, call_tool, mcp_session, running_relay
 from harness.stack import Stack, running_stack
 from stub_server.llm_requests import ChatRequest
@@ -228,6 +230,10 @@ async def _measure(stack: Stack, token: str, relay_url: str, *, turns: int) -> d
             if (problem := relay_problem(warm)) is not None:
                 raise RuntimeError(f"warm-up relay failed ({question!r}): {problem}")
 
+        # CPU per turn, each side's process over the whole interleaved run (Linux /proc):
+        # far less noisy than wall time, and what a turn costs the machine.
+        pids = {"turn": chat_pid(stack), "relay": listening_pid(relay_url)}
+        cpu_before = {way: cpu_seconds(pid) if pid else 0.0 for way, pid in pids.items()}
         turn_times: dict[str, list[float]] = {q: [] for q in QUESTIONS}
         relay_times: dict[str, list[float]] = {q: [] for q in QUESTIONS}
         failed: list[str] = []
@@ -253,6 +259,10 @@ async def _measure(stack: Stack, token: str, relay_url: str, *, turns: int) -> d
                 else:
                     turn_times[question].append(run.total_s)
 
+        cpu_ms = {
+            way: (cpu_seconds(pid) - cpu_before[way]) * 1000 / turns if pid and turns else None
+            for way, pid in pids.items()
+        }
         # The relay really made the same traffic: count it at the stubs.
         llm_log = await dev_requests(http, stack.llm_url)
         mcp_log = await dev_requests(http, stack.mcp_origin)
@@ -293,6 +303,11 @@ async def _measure(stack: Stack, token: str, relay_url: str, *, turns: int) -> d
         "goal_met_per_question": bool(per_question)
         and all(row["ratio"] <= GOAL for row in per_question.values()),
         "per_question": per_question,
+        "turn_cpu_ms_per_turn": cpu_ms["turn"],
+        "relay_cpu_ms_per_turn": cpu_ms["relay"],
+        "cpu_ratio": ratio(cpu_ms["turn"], cpu_ms["relay"])
+        if cpu_ms["turn"] is not None and cpu_ms["relay"]
+        else None,
         "failed_turns": len(failed),
         "failures": failed[:5],
         "relay_body_size_mismatches": mismatched,
@@ -319,6 +334,12 @@ def lines(figures: dict[str, Any]) -> list[str]:
             f"    {format_ratio(row['ratio']):>7}  turn {format_ms(row['turn_median_s'])}"
             f" vs relay {format_ms(row['relay_median_s'])}"
             f"  ({row['llm_requests']} completions, {row['mcp_calls']} MCP calls)  {question}"
+        )
+    if figures.get("cpu_ratio") is not None:
+        out.append(
+            f"  CPU per turn      {figures['turn_cpu_ms_per_turn']:.1f} ms vs relay"
+            f" {figures['relay_cpu_ms_per_turn']:.1f} ms: {format_ratio(figures['cpu_ratio'])}"
+            " (each side's process, over the whole run)"
         )
     out.append(
         f"  failed turns {figures['failed_turns']}; relay traffic mismatches"

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import os
+import socket
 from typing import Any
 
 import pytest
 
 from bench import turn_overhead
+from bench.load import listening_pid
 from bench.relay import Step
 from bench.turn_overhead import build_schedule, request_bytes, shaped_body
 from harness.stack import Stack
@@ -85,3 +88,15 @@ def test_smoke_two_turns_each_way(stack: Stack, token: str) -> None:
     assert figures["ok"], figures
     assert figures["ratio"] > 0 and figures["failed_turns"] == 0
     assert any("ratio (medians)" in line for line in turn_overhead.lines(figures))
+    # Each side's CPU was read from its own process: both did work, and it is printed.
+    assert figures["turn_cpu_ms_per_turn"] > 0 and figures["relay_cpu_ms_per_turn"] > 0
+    assert any(line.startswith("  CPU per turn") for line in turn_overhead.lines(figures))
+
+
+def test_the_process_listening_on_a_port_is_found_by_its_origin() -> None:
+    with socket.socket() as listening:
+        listening.bind(("127.0.0.1", 0))
+        listening.listen()
+        port = listening.getsockname()[1]
+        assert listening_pid(f"http://127.0.0.1:{port}") == os.getpid()
+    assert listening_pid(f"http://127.0.0.1:{port}") is None  # closed: nobody listens
