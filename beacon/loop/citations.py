@@ -214,21 +214,22 @@ class PendingCards:
         self._cards: tuple[dict[str, Any], ...] | None = None
         self._packed: tuple[list[Any], ...] | None = None
 
-    def _citable(self) -> Iterator[dict[str, Any]]:
+    def _citable(self) -> Iterator[tuple[dict[str, Any], str]]:
+        """The citable records up to the limit, each with its kind."""
         found = 0
         for record in self._records:
             if found >= self._limit:
                 return
-            if _citable_kind(self._source, record) is not None:
+            if (kind := _citable_kind(self._source, record)) is not None:
                 found += 1
-                yield record
+                yield record, kind
 
     def cards(self) -> tuple[dict[str, Any], ...]:
         """As Citation fields."""
         if self._cards is None:
             self._cards = tuple(
                 card
-                for r in self._citable()
+                for r, _ in self._citable()
                 if (card := card_fields(self._source, r, self._project_id)) is not None
             )
         return self._cards
@@ -237,9 +238,7 @@ class PendingCards:
         """As the page record keeps them: ``pack_card`` of each card, made from the
         record without building the card."""
         if self._packed is None:
-            self._packed = tuple(
-                pack_record(self._source, r, self._project_id) for r in self._citable()
-            )
+            self._packed = tuple(pack_record(self._source, r, kind) for r, kind in self._citable())
         return self._packed
 
     def __bool__(self) -> bool:
@@ -286,11 +285,12 @@ def pack_card(card: dict[str, Any]) -> list[Any]:
     return packed
 
 
-def pack_record(source: str, record: dict[str, Any], project_id: str | None) -> list[Any]:
-    """``pack_card(card_fields(source, record, project_id))`` for a citable record,
-    without the card's target, deep link and dict (what a packed card leaves out)."""
+def pack_record(source: str, record: dict[str, Any], kind: str | None = None) -> list[Any]:
+    """``pack_card(card_fields(source, record, project))`` for a citable record (of
+    ``kind``, when its caller knows it), without the card's target, deep link and
+    dict: what a packed card leaves out, the project among it."""
     record_id = record["id"]
-    own = _kind(source, record_id) == "panorama"
+    own = (kind or _kind(source, record_id)) == "panorama"
     panorama = record_id if own else _str(record.get("capture_id"))
     thumbnail = record.get("thumbnail")
     place = record_place(record)

@@ -134,16 +134,19 @@ class TurnFrames(StoreCore):
             tx.executemany(
                 "INSERT INTO frames (turn_id, seq, type, body) VALUES (?, ?, ?, ?)", rows
             )
-            # The answer's first frame, and a terminal finishing its turn, in the same commit.
-            tx.executemany(
-                "UPDATE turns SET first_answer_at = ? WHERE id = ? AND first_answer_at IS NULL",
-                [(now, turn_id) for turn_id in answering],
-            )
-            tx.executemany(
-                "UPDATE turns SET status = ?, code = ?, ended_at = ?, "
-                "first_answer_at = COALESCE(first_answer_at, ?) WHERE id = ?",
-                terminals,
-            )
+            # The answer's first frame, and a terminal finishing its turn, in the same commit
+            # (most batches carry neither: no statement is sent for them).
+            if answering:
+                tx.executemany(
+                    "UPDATE turns SET first_answer_at = ? WHERE id = ? AND first_answer_at IS NULL",
+                    [(now, turn_id) for turn_id in answering],
+                )
+            if terminals:
+                tx.executemany(
+                    "UPDATE turns SET status = ?, code = ?, ended_at = ?, "
+                    "first_answer_at = COALESCE(first_answer_at, ?) WHERE id = ?",
+                    terminals,
+                )
             self.announce(tx, sorted({turn_id for turn_id, *_ in frames}))
 
     def _driven(self, tx: Tx, turn_ids: set[str]) -> dict[str, str]:
