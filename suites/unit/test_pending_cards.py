@@ -74,7 +74,8 @@ def test_a_record_packed_straight_is_its_card_packed(data: st.DataObject, source
     card = card_fields(source, record, project)
     if card is None:
         return  # an uncitable record is never packed (PendingCards skips it)
-    assert pack_record(source, record, project) == pack_card(card)
+    assert pack_record(source, record) == pack_card(card)
+    assert pack_record(source, record, card["kind"]) == pack_card(card)
 
 
 PAGE = [
