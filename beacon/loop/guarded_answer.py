@@ -170,7 +170,12 @@ class _Published:
 
 # Past this much streamed text the answer is judged after its end only: what is
 # judged early is kept per sentence, and a long answer is not worth the memory.
+# A sentence still open past OPEN_CHARS stops it too: each new chunk that might end
+# a sentence splits the open text again, and that must stay cheap whatever the
+# model streams (a 16 KiB run of one-character chunks, no sentence ever ending).
 PREJUDGE_CHARS = 16_384
+OPEN_CHARS = 2_048
+_FULL_STOPS = "。！？"  # end a sentence with no space after them
 
 
 class Prejudged:
@@ -197,7 +202,17 @@ class Prejudged:
         self._seen += len(text)
         if self._seen > PREJUDGE_CHARS:
             return
-        *complete, self._open = split_sentences(self._open + text) or [""]
+        ends_after = self._open[-1:] in tuple(_FULL_STOPS)
+        self._open += text
+        if not ends_after and not any(c.isspace() or c in _FULL_STOPS for c in text):
+            # Nothing in it can end a sentence (a break is a space, a newline or a
+            # full stop of its own): no split.
+            if len(self._open) > OPEN_CHARS:
+                self._seen = PREJUDGE_CHARS + 1
+            return
+        *complete, self._open = split_sentences(self._open) or [""]
+        if len(self._open) > OPEN_CHARS:
+            self._seen = PREJUDGE_CHARS + 1
         for sentence in complete:
             if sentence not in self.verdicts:
                 self.verdicts[sentence] = judge(sentence, self._standing, self._locale)

@@ -17,7 +17,13 @@ from hypothesis import strategies as st
 from test_guard_corpus import _BUILT, HOSTILE, LEGIT
 
 import beacon.loop.guarded_answer as guarded_answer
-from beacon.loop.guarded_answer import PREJUDGE_CHARS, SENTENCE_JOINER, Prejudged, guarded
+from beacon.loop.guarded_answer import (
+    OPEN_CHARS,
+    PREJUDGE_CHARS,
+    SENTENCE_JOINER,
+    Prejudged,
+    guarded,
+)
 
 SENTENCES = [(s.locale, s.standing, s.text) for s in (*HOSTILE, *LEGIT)]
 BY_TURN: dict[tuple[str, str], list[str]] = {}
@@ -88,3 +94,23 @@ def test_a_verdict_kept_for_one_standing_is_not_read_for_another() -> None:
     prejudged.verdicts["There are no photos. "] = None  # a verdict no guard would make
     other = prejudged.judge("There are no photos. ", _BUILT[second], "en")
     assert other == guarded_answer.judge("There are no photos. ", _BUILT[second], "en")
+
+
+@pytest.mark.parametrize("run", ["a ", "a", "。"])
+def test_a_stream_that_never_ends_a_sentence_costs_little_to_judge_early(
+    monkeypatch: pytest.MonkeyPatch, run: str
+) -> None:
+    scanned: list[int] = []
+    real = guarded_answer.split_sentences
+
+    def counting(text: str) -> list[str]:
+        scanned.append(len(text))
+        return real(text)
+
+    monkeypatch.setattr(guarded_answer, "split_sentences", counting)
+    prejudged = Prejudged(_BUILT[sorted(_BUILT)[0]], "ja" if run == "。" else "en")
+    text = run * (PREJUDGE_CHARS // len(run))
+    for char in text:  # one character a chunk: the worst a model can stream
+        prejudged.heard(char)
+    # Splitting the whole open text again on every chunk would scan ~134 M characters.
+    assert sum(scanned) <= 3 * OPEN_CHARS * OPEN_CHARS
