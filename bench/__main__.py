@@ -16,13 +16,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bench import concurrency, load, model_input, restart, turn_overhead
+from bench import concurrency, load, model_input, restart, timeline, turn_overhead
 from bench.common import write_json
 
 BENCHES: tuple[
     tuple[str, Callable[[], dict[str, Any]], Callable[[dict[str, Any]], list[str]]], ...
 ] = (
     (turn_overhead.NAME, turn_overhead.run, turn_overhead.lines),
+    (timeline.NAME, timeline.run, timeline.lines),
     (concurrency.NAME, concurrency.run, concurrency.lines),
     (model_input.NAME, model_input.run, model_input.lines),
     (load.NAME, load.run, load.lines),

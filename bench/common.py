@@ -255,14 +255,16 @@ def turns_main(
     argv: list[str] | None,
     *,
     turns: int,
-    deadline_s: float,
+    deadline_s: float | None = None,
 ) -> int:
-    """``python -m bench.<name> [--turns N] [--deadline S]``: figures printed, exit 1
-    when the run was not valid."""
+    """``python -m bench.<name> [--turns N] [--deadline S]`` (a deadline where the bench
+    has one): figures printed, exit 1 when the run was not valid."""
     parser = argparse.ArgumentParser(prog=prog)
     parser.add_argument("--turns", type=int, default=turns)
-    parser.add_argument("--deadline", type=float, default=deadline_s)
+    if deadline_s is not None:
+        parser.add_argument("--deadline", type=float, default=deadline_s)
     args = parser.parse_args(argv)
-    figures = run(turns=args.turns, deadline_s=args.deadline)
+    deadline = {"deadline_s": args.deadline} if deadline_s is not None else {}
+    figures = run(turns=args.turns, **deadline)
     print("\n".join(lines(figures)))
     return 0 if figures["ok"] else 1

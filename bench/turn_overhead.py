@@ -19,7 +19,6 @@ of median wall times, overall and per question (goal ≤ 1.10× on each).
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import json
 import sys
@@ -44,6 +43,7 @@ from bench.common import (
     post_sse,
     post_turn,
     ratio,
+    turns_main,
 )
 from bench.concurrency import cpu_seconds
 from bench.load import chat_pid, listening_pid
@@ -181,12 +181,23 @@ def relay_problem(run: TurnRun) -> str | None:
     return None
 
 
-def measure(stack: Stack, token: str, *, turns: int = DEFAULT_TURNS) -> dict[str, Any]:
+def measure(
+    stack: Stack,
+    token: str,
+    *,
+    turns: int = DEFAULT_TURNS,
+    before_close: Callable[[str], None] | None = None,
+) -> dict[str, Any]:
+    """``before_close`` is given the relay's origin once the turns are done, while it
+    still runs (the timeline collects its stamps then)."""
     # A few users take turns asking: one user's turns would run into the per-user
     # turn rate limit (a burst of 300, then 60 a minute) past ~300 turns.
     tokens = [token, *(stack.token(sub=f"bench-overhead-{i}") for i in range(1, USERS))]
     with running_relay(stack.mcp_url, stack.llm_url) as relay_url:
-        return asyncio.run(_measure(stack, tokens, relay_url, turns=turns))
+        figures = asyncio.run(_measure(stack, tokens, relay_url, turns=turns))
+        if before_close is not None:
+            before_close(relay_url)
+        return figures
 
 
 async def _measure(
@@ -242,6 +253,7 @@ async def _measure(
         pids = {"turn": chat_pid(stack), "relay": listening_pid(relay_url)}
         cpu_before = {way: cpu_seconds(pid) if pid else 0.0 for way, pid in pids.items()}
         turn_times: dict[str, list[float]] = {q: [] for q in QUESTIONS}
+        ids: dict[str, dict[str, list[str]]] = {q: {"turn": [], "relay": []} for q in QUESTIONS}
         relay_times: dict[str, list[float]] = {q: [] for q in QUESTIONS}
         failed: list[str] = []
         relay_ids: list[tuple[str, str]] = []
@@ -259,6 +271,7 @@ async def _measure(
                         failed.append(f"relay: {problem}")
                     else:
                         relay_times[question].append(relayed.total_s)
+                        ids[question]["relay"].append(relay_id)
                     continue
                 run = await post_turn(http, stack.chat_url, token, question)
                 problem = run.failure or frame_problem(run.events)
@@ -266,6 +279,7 @@ async def _measure(
                     failed.append(problem)
                 else:
                     turn_times[question].append(run.total_s)
+                    ids[question]["turn"].append(run.turn_id or "")
 
         cpu_ms = {
             way: (cpu_seconds(pid) - cpu_before[way]) * 1000 / turns if pid and turns else None
@@ -311,6 +325,8 @@ async def _measure(
         "goal_met_per_question": bool(per_question)
         and all(row["ratio"] <= GOAL for row in per_question.values()),
         "per_question": per_question,
+        # Each measured turn's id, by question and way (the timeline finds its stamps).
+        "ids": ids,
         "turn_cpu_ms_per_turn": cpu_ms["turn"],
         "relay_cpu_ms_per_turn": cpu_ms["relay"],
         "cpu_ratio": ratio(cpu_ms["turn"], cpu_ms["relay"])
@@ -363,12 +379,7 @@ def run(*, turns: int = DEFAULT_TURNS) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bench.turn_overhead")
-    parser.add_argument("--turns", type=int, default=DEFAULT_TURNS)
-    args = parser.parse_args(argv)
-    figures = run(turns=args.turns)
-    print("\n".join(lines(figures)))
-    return 0 if figures["ok"] else 1
+    return turns_main("python -m bench.turn_overhead", run, lines, argv, turns=DEFAULT_TURNS)
 
 
 if __name__ == "__main__":
