@@ -152,10 +152,10 @@ def card_fields(
     keeps 500 of them, and building models for them cost more than the turn's
     adjudication).
     """
-    record_id = record.get("id")
-    if not isinstance(record_id, str) or (kind := _kind(source, record_id)) is None:
+    kind = _citable_kind(source, record)
+    if kind is None:
         return None
-    thumbnail = record.get("thumbnail")
+    record_id = record["id"]
     target = link_target(
         kind,
         record_id,
@@ -164,17 +164,31 @@ def card_fields(
         panorama_id=_str(record.get("capture_id")),
         place=record_place(record),
     )
+    title, thumbnail, level, date = _card_text(record, record_id)
     return {
         "id": record_id,
         "source": source,
         "kind": kind,
-        "title": _first_str(record, _TITLE_FIELDS) or record_id,
+        "title": title,
         "deep_link": deep_link(target),
         "target": target,
-        "thumbnail": thumbnail if isinstance(thumbnail, str) else None,
-        "level": _level(record),
-        "date": (_first_str(record, _DATE_FIELDS) or "")[:10] or None,
+        "thumbnail": thumbnail,
+        "level": level,
+        "date": date,
     }
+
+
+def _card_text(
+    record: dict[str, Any], record_id: str
+) -> tuple[str, str | None, str | None, str | None]:
+    """A card's title, thumbnail, level name and day, as a card and a packed card read them."""
+    thumbnail = record.get("thumbnail")
+    return (
+        _first_str(record, _TITLE_FIELDS) or record_id,
+        thumbnail if isinstance(thumbnail, str) else None,
+        _level(record),
+        (_first_str(record, _DATE_FIELDS) or "")[:10] or None,
+    )
 
 
 def card_list(
@@ -227,11 +241,8 @@ class PendingCards:
     def cards(self) -> tuple[dict[str, Any], ...]:
         """As Citation fields."""
         if self._cards is None:
-            self._cards = tuple(
-                card
-                for r, _ in self._citable()
-                if (card := card_fields(self._source, r, self._project_id)) is not None
-            )
+            cards, _ = card_list(self._source, self._records, self._project_id, self._limit)
+            self._cards = tuple(cards)
         return self._cards
 
     def packed(self) -> tuple[list[Any], ...]:
@@ -292,14 +303,10 @@ def pack_record(source: str, record: dict[str, Any], kind: str | None = None) ->
     record_id = record["id"]
     own = (kind or _kind(source, record_id)) == "panorama"
     panorama = record_id if own else _str(record.get("capture_id"))
-    thumbnail = record.get("thumbnail")
     place = record_place(record)
     packed = [
         record_id,
-        _first_str(record, _TITLE_FIELDS) or record_id,
-        thumbnail if isinstance(thumbnail, str) else None,
-        _level(record),
-        (_first_str(record, _DATE_FIELDS) or "")[:10] or None,
+        *_card_text(record, record_id),
         _int(record.get("level_number")),
         None if panorama == record_id else panorama,
         *(place[name] for name in PLACE_FIELDS),

@@ -202,20 +202,18 @@ class Prejudged:
         self._seen += len(text)
         if self._seen > PREJUDGE_CHARS:
             return
-        ends_after = self._open[-1:] in tuple(_FULL_STOPS)
+        # A sentence ends at a space, a newline or a full stop of its own (after which
+        # the next character ends it): only such a chunk, or one after such a stop,
+        # splits the open text again.
+        ends_after = self._open != "" and self._open[-1] in _FULL_STOPS
         self._open += text
-        if not ends_after and not any(c.isspace() or c in _FULL_STOPS for c in text):
-            # Nothing in it can end a sentence (a break is a space, a newline or a
-            # full stop of its own): no split.
-            if len(self._open) > OPEN_CHARS:
-                self._seen = PREJUDGE_CHARS + 1
-            return
-        *complete, self._open = split_sentences(self._open) or [""]
+        if ends_after or any(c.isspace() or c in _FULL_STOPS for c in text):
+            *complete, self._open = split_sentences(self._open) or [""]
+            for sentence in complete:
+                if sentence not in self.verdicts:
+                    self.verdicts[sentence] = judge(sentence, self._standing, self._locale)
         if len(self._open) > OPEN_CHARS:
             self._seen = PREJUDGE_CHARS + 1
-        for sentence in complete:
-            if sentence not in self.verdicts:
-                self.verdicts[sentence] = judge(sentence, self._standing, self._locale)
 
     def judge(self, sentence: str, standing: Standing, locale: str) -> Drop | None:
         if standing is self._standing and locale == self._locale and sentence in self.verdicts:
