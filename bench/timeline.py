@@ -83,12 +83,14 @@ def compare(
 ) -> dict[str, Any]:
     """Per question: each phase's median on both sides (ms), where both sides' turns
     had the same sequence of requests (the relay replays the turn's)."""
+    # Each turn's stamps, found once (a run stamps thousands; each turn reads its own).
+    mine_by_turn, theirs_by_turn = _by_turn(turn_events), _by_turn(relay_events)
     found: dict[str, Any] = {}
     for question, ways in ids.items():
-        turns = [p for t in ways["turn"] if (p := phases(turn_events, t))]
-        relays = [p for r in ways["relay"] if (p := phases(relay_events, r))]
         if not ways["turn"] and not ways["relay"]:
             continue  # a short run that never reached this question
+        turns = [p for t in ways["turn"] if (p := phases(mine_by_turn.get(t, []), t))]
+        relays = [p for r in ways["relay"] if (p := phases(theirs_by_turn.get(r, []), r))]
         shape = _common_shape(turns)
         if shape is None or shape != _common_shape(relays):
             found[question] = {"shape_differs": True, "turns": len(turns), "relays": len(relays)}
@@ -100,6 +102,13 @@ def compare(
             rows.append({"phase": name, "turn_ms": mine, "relay_ms": theirs})
         found[question] = {"phases": rows, "turns": len(turns), "relays": len(relays)}
     return found
+
+
+def _by_turn(events: Sequence[Sequence[Any]]) -> dict[str, list[Sequence[Any]]]:
+    grouped: dict[str, list[Sequence[Any]]] = {}
+    for event in events:
+        grouped.setdefault(event[1], []).append(event)
+    return grouped
 
 
 def _common_shape(runs: Sequence[Sequence[Phase]]) -> tuple[str, ...] | None:
