@@ -22,11 +22,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping, Sequence
+from itertools import islice
 from typing import Any
 from urllib.parse import quote
 
 from beacon.wire.targets import MAX_NAME_CHARS, SCOPE_FIELDS, bim_reference, camera_view
-from beacon.wire.tools import tool_spec
+from beacon.wire.tools import RecordKind, tool_spec
 
 MAX_CARDS_PER_SOURCE = 10
 LINK_SCHEME = "beacon"
@@ -37,23 +38,34 @@ PLACE_FIELDS = ("view", "bim", *SCOPE_FIELDS)
 _NO_PLACE: Mapping[str, Any] = dict.fromkeys(PLACE_FIELDS)
 
 
-def records_of(result: dict[str, Any]) -> list[dict[str, Any]]:
+def records_of(result: dict[str, Any], limit: int | None = None) -> list[dict[str, Any]]:
+    """The result's records (``items`` or ``rows``, objects only); the first ``limit``."""
     structured = result.get("structuredContent")
     if not isinstance(structured, dict):
         return []
     for key in ("items", "rows"):
         value = structured.get(key)
         if isinstance(value, list):
-            return [r for r in value if isinstance(r, dict)]
+            records = (r for r in value if isinstance(r, dict))
+            return list(records if limit is None else islice(records, limit))
     return []
 
 
 def _kind(source: str, record_id: str) -> str | None:
     """The record kind ``record_id`` names, if the source tool returns that kind."""
+    return _kind_among(_cites(source), record_id)
+
+
+def _cites(source: str) -> tuple[RecordKind, ...]:
     spec = tool_spec(source)
-    if spec is None:
-        return None
-    return next((k.name for k in spec.cites if record_id.startswith(k.id_prefix)), None)
+    return spec.cites if spec is not None else ()
+
+
+def _kind_among(cites: tuple[RecordKind, ...], record_id: str) -> str | None:
+    for kind in cites:
+        if record_id.startswith(kind.id_prefix):
+            return kind.name
+    return None
 
 
 def _first_str(record: dict[str, Any], names: tuple[str, ...]) -> str | None:
@@ -74,6 +86,10 @@ def _level(record: dict[str, Any]) -> str | None:
 
 def _name(value: object) -> str | None:
     return value if isinstance(value, str) and 0 < len(value) <= MAX_NAME_CHARS else None
+
+
+# The record fields record_place reads: a record with none of them has no place.
+_PLACE_KEYS = frozenset(("view", "bim", "organisation", "project_name", "review", "team"))
 
 
 def record_place(record: Mapping[str, Any]) -> dict[str, Any]:
@@ -229,12 +245,15 @@ class PendingCards:
         self._packed: tuple[list[Any], ...] | None = None
 
     def _citable(self) -> Iterator[tuple[dict[str, Any], str]]:
-        """The citable records up to the limit, each with its kind."""
+        """The citable records up to the limit, each with its kind (``_citable_kind``,
+        the source's row read once for all of them)."""
         found = 0
+        cites = _cites(self._source)
         for record in self._records:
             if found >= self._limit:
                 return
-            if (kind := _citable_kind(self._source, record)) is not None:
+            record_id = record.get("id")
+            if isinstance(record_id, str) and (kind := _kind_among(cites, record_id)) is not None:
                 found += 1
                 yield record, kind
 
@@ -303,14 +322,15 @@ def pack_record(source: str, record: dict[str, Any], kind: str | None = None) ->
     record_id = record["id"]
     own = (kind or _kind(source, record_id)) == "panorama"
     panorama = record_id if own else _str(record.get("capture_id"))
-    place = record_place(record)
     packed = [
         record_id,
         *_card_text(record, record_id),
         _int(record.get("level_number")),
         None if panorama == record_id else panorama,
-        *(place[name] for name in PLACE_FIELDS),
     ]
+    if not _PLACE_KEYS.isdisjoint(record):  # most records have no place: all None
+        place = record_place(record)
+        packed.extend(place[name] for name in PLACE_FIELDS)
     while len(packed) > _PACKED_MIN and packed[-1] is None:
         packed.pop()
     return packed

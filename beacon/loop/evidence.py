@@ -288,7 +288,7 @@ def digest(evidence: Evidence, result: dict[str, Any]) -> dict[str, Any]:
     if evidence.failed:
         return {"call_id": evidence.call_id, "tool": evidence.tool, "status": "failed"}
     records = [
-        {k: r[k] for k in _DIGEST_FIELDS if k in r} for r in records_of(result)[:DIGEST_RECORDS]
+        {k: r[k] for k in _DIGEST_FIELDS if k in r} for r in records_of(result, DIGEST_RECORDS)
     ]
     return {
         "call_id": evidence.call_id,

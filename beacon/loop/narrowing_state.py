@@ -138,22 +138,50 @@ def _text(value: object) -> str | None:
 
 
 def _record_date(record: Mapping[str, Any]) -> object:
-    return next((record[f] for f in _DATE_FIELDS if isinstance(record.get(f), str)), None)
+    for name in _DATE_FIELDS:
+        value = record.get(name)
+        if isinstance(value, str):
+            return value
+    return None
 
 
-# Reading an axis's value off a returned record, and off a card (a card keeps
+Tally = Callable[[Sequence[Mapping[str, Any]]], "Counter[Value]"]
+
+
+def _each(read: Callable[[Mapping[str, Any]], Value | None]) -> Tally:
+    """An axis tallied by reading its value off every row."""
+    return lambda rows: Counter(v for row in rows if (v := read(row)) is not None)
+
+
+def _months(date_of: Callable[[Mapping[str, Any]], object]) -> Tally:
+    """The date axis: a month is read off a date's first seven characters, so each
+    distinct ``YYYY-MM`` is parsed once, not every row's date (3000 rows' dates were
+    most of the narrowing's cost)."""
+
+    def tally(rows: Sequence[Mapping[str, Any]]) -> Counter[Value]:
+        prefixes = Counter(d[:7] for row in rows if isinstance(d := date_of(row), str))
+        found: Counter[Value] = Counter()
+        for prefix, count in prefixes.items():
+            if (month := _month(prefix)) is not None:
+                found[month] += count
+        return found
+
+    return tally
+
+
+# Tallying an axis's values over returned records, and over cards (a card keeps
 # only its level and date: the other axes need the records' typed fields).
-_FROM_RECORD: Mapping[str, Callable[[Mapping[str, Any]], Value | None]] = {
-    "level": lambda r: _level(r.get("level_number")),
-    "date_range": lambda r: _month(_record_date(r)),
-    "status": lambda r: _text(r.get("status")),
-    "category": lambda r: _text(r.get("category")),
-    "company": lambda r: _text(r.get("company")),
-    "kind": lambda r: _text(r.get("kind")),
+_FROM_RECORD: Mapping[str, Tally] = {
+    "level": _each(lambda r: _level(r.get("level_number"))),
+    "date_range": _months(_record_date),
+    "status": _each(lambda r: _text(r.get("status"))),
+    "category": _each(lambda r: _text(r.get("category"))),
+    "company": _each(lambda r: _text(r.get("company"))),
+    "kind": _each(lambda r: _text(r.get("kind"))),
 }
-_FROM_CARD: Mapping[str, Callable[[Mapping[str, Any]], Value | None]] = {
-    "level": lambda c: _level(c.get("level")),
-    "date_range": lambda c: _month(c.get("date")),
+_FROM_CARD: Mapping[str, Tally] = {
+    "level": _each(lambda c: _level(c.get("level"))),
+    "date_range": _months(lambda c: c.get("date")),
 }
 
 
@@ -180,7 +208,7 @@ def _tallies(
     for axis in offerable_axes(evidence.tool, tuple(readers)):
         if axis in sent:
             continue
-        found = Counter(v for row in rows if (v := readers[axis](row)) is not None)
+        found = readers[axis](rows)
         if found:
             tallies[axis] = found
     return len(rows), tallies

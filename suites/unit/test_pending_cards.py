@@ -78,6 +78,28 @@ def test_a_record_packed_straight_is_its_card_packed(data: st.DataObject, source
     assert pack_record(source, record, card["kind"]) == pack_card(card)
 
 
+# Each place field a record may carry, alone and well-formed: the packing skips
+# reading the place of records that carry none, so each must still be seen alone.
+PLACES = [
+    ("view", {"position": [1.0, 2.0, 3.0], "look_at": [1.0, 2.0, 4.0], "direction": [0, 0, 1]}),
+    ("bim", {"model": "arch", "element": "wall-7", "level": "L3"}),
+    ("organisation", "Acme Build"),
+    ("project_name", "Harbor Tower"),
+    ("review", "Weekly walk"),
+    ("team", "Site safety"),
+]
+
+
+@pytest.mark.parametrize(("field", "value"), PLACES, ids=[f for f, _ in PLACES])
+def test_a_record_whose_only_place_is_one_field_packs_that_field(field: str, value: Any) -> None:
+    record = {"id": "cap-000001", "label": "L1 walk", field: value}
+    card = card_fields("query_data", record, None)
+    assert card is not None
+    packed = pack_record("query_data", record)
+    assert packed == pack_card(card)
+    assert len(packed) > 7  # the place is in it, not dropped as trailing nulls
+
+
 PAGE = [
     {"id": "cap-000001", "label": "L1 walk", "level_number": 1},
     {"total": 12},  # an aggregate row: no id, no card
@@ -111,13 +133,13 @@ def test_whether_cards_are_pending_is_whether_a_citable_record_remains(
 
 def test_no_card_is_made_until_the_pending_cards_are_read(monkeypatch: pytest.MonkeyPatch) -> None:
     made: list[str] = []
-    real = citations.record_place
+    real = citations._card_text
 
-    def counted(record: Any) -> dict[str, Any]:
-        made.append(record["id"])
-        return real(record)
+    def counted(record: Any, record_id: str) -> Any:
+        made.append(record_id)
+        return real(record, record_id)
 
-    monkeypatch.setattr(citations, "record_place", counted)
+    monkeypatch.setattr(citations, "_card_text", counted)
     pending = PendingCards("query_data", PAGE, None, 500)
     assert pending and made == []  # asking whether any wait makes none
     pending.packed()
