@@ -228,6 +228,8 @@ async def _answered(
     )
     async with beside(request) as answering:
         prepared = announce(state, derived, narrowed=narrowed)
+        if prejudged is not None:
+            prejudged.warm()
         return await answering, prepared
 
 

@@ -176,6 +176,12 @@ class _Published:
 PREJUDGE_CHARS = 16_384
 OPEN_CHARS = 2_048
 _FULL_STOPS = "。！？"  # end a sentence with no space after them
+# An open sentence whose text so far ends as a sentence can ("cards.") is judged at
+# once: the answer may end there, and then its last sentence is judged already. One
+# that goes on ("3." of "3.5") wastes that verdict, so these early verdicts stop
+# after this many characters judged (a stream of "1." chunks, never a space).
+_MAY_END = frozenset(".!?。！？")
+SPECULATE_CHARS = 4_096
 
 
 class Prejudged:
@@ -190,13 +196,19 @@ class Prejudged:
     answer's publication.
     """
 
-    __slots__ = ("_locale", "_open", "_seen", "_standing", "verdicts")
+    __slots__ = ("_locale", "_open", "_seen", "_speculated", "_standing", "verdicts")
 
     def __init__(self, standing: Standing, locale: str) -> None:
         self._standing, self._locale = standing, locale
         self._open = ""  # text after the last complete sentence
         self._seen = 0
+        self._speculated = 0  # characters of open sentences judged (_MAY_END)
         self.verdicts: dict[str, Drop | None] = {}
+
+    def warm(self) -> None:
+        """Build what judging reads once a turn (the protected values' pattern) now,
+        while the model works, rather than at the first sentence."""
+        _ = self._standing.pattern
 
     def heard(self, text: str) -> None:
         self._seen += len(text)
@@ -214,6 +226,13 @@ class Prejudged:
                     self.verdicts[sentence] = judge(sentence, self._standing, self._locale)
         if len(self._open) > OPEN_CHARS:
             self._seen = PREJUDGE_CHARS + 1
+        elif (
+            self._open[-1:] in _MAY_END
+            and self._open not in self.verdicts
+            and self._speculated < SPECULATE_CHARS
+        ):
+            self._speculated += len(self._open)
+            self.verdicts[self._open] = judge(self._open, self._standing, self._locale)
 
     def judge(self, sentence: str, standing: Standing, locale: str) -> Drop | None:
         if standing is self._standing and locale == self._locale and sentence in self.verdicts:

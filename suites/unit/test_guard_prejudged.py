@@ -21,6 +21,7 @@ from beacon.loop.guarded_answer import (
     OPEN_CHARS,
     PREJUDGE_CHARS,
     SENTENCE_JOINER,
+    SPECULATE_CHARS,
     Prejudged,
     guarded,
 )
@@ -76,9 +77,49 @@ def test_a_complete_sentence_is_judged_before_the_stream_ends_and_not_again(
     prejudged = Prejudged(_BUILT[turn[1]], "en")
     for chunk in ("These are the ", "photos on screen. ", "They are shown as ", "cards."):
         prejudged.heard(chunk)
-    assert judged == ["These are the photos on screen. "]  # the last may still grow
+    # The last sentence is judged as soon as the answer may end there ("cards.").
+    assert judged == ["These are the photos on screen. ", "They are shown as cards."]
     _narration("These are the photos on screen. They are shown as cards.", turn, prejudged)
     assert judged == ["These are the photos on screen. ", "They are shown as cards."]
+
+
+def test_an_open_sentence_is_judged_where_it_may_end_and_again_if_it_goes_on(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    turn = ("en", sorted(_BUILT)[0])
+    judged: list[str] = []
+    real = guarded_answer.judge
+
+    def counting(sentence: str, *args: Any) -> Any:
+        judged.append(sentence)
+        return real(sentence, *args)
+
+    monkeypatch.setattr(guarded_answer, "judge", counting)
+    prejudged = Prejudged(_BUILT[turn[1]], "en")
+    for chunk in ("The wall is on level 3.", "5 metres up"):
+        prejudged.heard(chunk)
+    assert judged == ["The wall is on level 3."]  # it could have ended there
+    text = "The wall is on level 3.5 metres up"
+    assert _narration(text, turn, prejudged) == _narration(text, turn, None)
+    assert judged[1:3] == [text, text]  # judged at its end: by the guard, and by the old way
+
+
+def test_sentences_that_might_end_at_every_chunk_cost_little_to_judge_early(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    judged: list[int] = []
+    real = guarded_answer.judge
+
+    def counting(sentence: str, *args: Any) -> Any:
+        judged.append(len(sentence))
+        return real(sentence, *args)
+
+    monkeypatch.setattr(guarded_answer, "judge", counting)
+    prejudged = Prejudged(_BUILT[sorted(_BUILT)[0]], "en")
+    for _ in range(PREJUDGE_CHARS // 2):
+        prejudged.heard("1.")  # may end a sentence every time; never a space
+    # Judging the whole open text at every chunk would judge ~4 M characters.
+    assert sum(judged) <= SPECULATE_CHARS + OPEN_CHARS
 
 
 def test_a_long_answer_is_judged_after_its_end_only() -> None:
@@ -114,3 +155,10 @@ def test_a_stream_that_never_ends_a_sentence_costs_little_to_judge_early(
         prejudged.heard(char)
     # Splitting the whole open text again on every chunk would scan ~134 M characters.
     assert sum(scanned) <= 3 * OPEN_CHARS * OPEN_CHARS
+
+
+def test_warming_builds_the_protected_values_pattern_before_any_sentence() -> None:
+    standing = _BUILT[sorted(_BUILT)[0]]
+    fresh = type(standing)(standing.sources, standing.strings, standing.levels)
+    Prejudged(fresh, "en").warm()
+    assert "pattern" in vars(fresh)  # the cached property was read: judging reads it made
