@@ -16,7 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bench import concurrency, load, model_input, restart, timeline, turn_overhead
+from bench import breakdown, concurrency, load, model_input, restart, timeline, turn_overhead
 from bench.common import write_json
 
 BENCHES: tuple[
@@ -24,6 +24,7 @@ BENCHES: tuple[
 ] = (
     (turn_overhead.NAME, turn_overhead.run, turn_overhead.lines),
     (timeline.NAME, timeline.run, timeline.lines),
+    (breakdown.NAME, breakdown.run, breakdown.lines),
     (concurrency.NAME, concurrency.run, concurrency.lines),
     (model_input.NAME, model_input.run, model_input.lines),
     (load.NAME, load.run, load.lines),

@@ -1,0 +1,71 @@
+"""The breakdown's switch (``bench/breakdown.py``): loaded through ``PYTHONPATH`` into
+the one chat server the breakdown starts without a part, and only when
+``BEACON_BENCH_WITHOUT`` names the parts. Not part of Beacon, never in a served
+deployment: it replaces a part of the running server by nothing, so that the
+server's CPU and time per turn without it, beside a whole server, say what the
+part costs.
+
+A part it cannot find to switch off stops the server at start (a renamed function
+must not quietly leave the part on and the figures meaning nothing).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Any
+
+_PARTS = frozenset(filter(None, os.environ.get("BEACON_BENCH_WITHOUT", "").split(",")))
+
+
+def _replace(module: str, path: str, value: Any) -> None:
+    owner: Any = __import__(module, fromlist=["_"])
+    *parents, name = path.split(".")
+    for parent in parents:
+        owner = getattr(owner, parent)
+    if not hasattr(owner, name):
+        raise SystemExit(f"bench.breakdown: {module}.{path} is gone; update bench/without")
+    setattr(owner, name, value)
+
+
+def _without_store() -> None:
+    # Durable publication: no frame, answer or audit row written; frames still pass
+    # through the writer and are published as before.
+    _replace("beacon.store.frames", "TurnFrames.append_frames", lambda self, *a, **k: None)
+    _replace("beacon.store.turns", "TurnStore.save_answer", lambda self, *a, **k: None)
+
+
+def _without_guard() -> None:
+    # The narration guard's verdicts: every sentence the model writes is publishable.
+    _replace("beacon.loop.guarded_answer", "judge", lambda sentence, standing, locale: None)
+
+
+def _without_telemetry() -> None:
+    # Prometheus series and OpenTelemetry spans: no series updated, no span started.
+    from opentelemetry.trace import NoOpTracer
+
+    for name in (
+        "turn_started", "first_frame", "turn_ended", "count_graded", "narration_dropped",
+        "permission_verdict", "tool_called", "upstream_error", "stream_opened",
+        "stream_closed", "load_more_page", "turn_shed", "quota_refused",
+    ):  # fmt: skip
+        _replace("beacon.telemetry.metrics", name, lambda *a, **k: None)
+    silent = NoOpTracer()
+    for module in (
+        "beacon.telemetry.tracing",
+        "beacon.loop.orchestrator",
+        "beacon.loop.gather",
+        "beacon.loop.dispatch",
+        "beacon.llm.client",
+    ):
+        _replace(module, "tracer", lambda: silent)
+
+
+SWITCHES = {"store": _without_store, "guard": _without_guard, "telemetry": _without_telemetry}
+
+if _PARTS and sys.argv[1:2] == ["serve"]:
+    unknown = _PARTS - SWITCHES.keys()
+    if unknown:
+        raise SystemExit(f"bench.breakdown: no part named {', '.join(sorted(unknown))}")
+    for part in sorted(_PARTS):
+        SWITCHES[part]()
