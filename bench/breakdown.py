@@ -102,7 +102,7 @@ def _server(stack: Stack, data: Path, without: str | None) -> Iterator[tuple[str
 
 
 async def _interleaved(
-    stack: Stack, urls: dict[str, str], pids: dict[str, int], turns: int
+    stack: Stack, urls: dict[str, str], pids: dict[str, int], turns: int, warm: int
 ) -> tuple[dict[str, float], dict[str, dict[str, list[float]]], list[str]]:
     tokens = [stack.token(sub=f"bench-breakdown-{i}") for i in range(USERS)]
     times: dict[str, dict[str, list[float]]] = {q: {"whole": [], "without": []} for q in QUESTIONS}
@@ -111,7 +111,7 @@ async def _interleaved(
     async with httpx.AsyncClient(limits=limits) as http:
         for question in QUESTIONS:
             for url in urls.values():
-                for _ in range(WARM_TURNS):
+                for _ in range(warm):
                     await post_turn(http, url, tokens[0], question)
         before = {side: cpu_seconds(pid) for side, pid in pids.items()}
         for index in range(turns * len(QUESTIONS)):
@@ -131,7 +131,9 @@ async def _interleaved(
     return cpu, times, failed
 
 
-def measure(stack: Stack, parts: Sequence[str], turns: int) -> dict[str, Any]:
+def measure(
+    stack: Stack, parts: Sequence[str], turns: int, *, warm: int = WARM_TURNS
+) -> dict[str, Any]:
     rows: list[dict[str, Any]] = []
     failed: list[str] = []
     with tempfile.TemporaryDirectory() as directory:
@@ -143,7 +145,7 @@ def measure(stack: Stack, parts: Sequence[str], turns: int) -> dict[str, Any]:
             ):
                 urls = {"whole": whole_url, "without": url}
                 pids = {"whole": whole_pid, "without": pid}
-                cpu, times, problems = asyncio.run(_interleaved(stack, urls, pids, turns))
+                cpu, times, problems = asyncio.run(_interleaved(stack, urls, pids, turns, warm))
             rows.append(summarize(part, cpu, times))
             failed.extend(problems)
     return {

@@ -100,8 +100,8 @@ def test_a_part_whose_function_is_gone_stops_the_server_rather_than_stay_on() ->
 
 
 @pytest.mark.e2e
-def test_smoke_both_servers_answer_every_question_and_each_cpu_is_measured() -> None:
-    figures = breakdown.run(turns=1, parts=["guard"])
+def test_smoke_both_servers_answer_every_question_and_each_cpu_is_measured(stack: Stack) -> None:
+    figures = breakdown.measure(stack, ["guard"], turns=1, warm=0)
     assert figures["ok"], figures
     (row,) = figures["parts"]
     assert row["part"] == "guard" and len(row["per_question"]) == 3
