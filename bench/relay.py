@@ -35,6 +35,7 @@ from mcp.client.streamable_http import streamable_http_client
 from pydantic import BaseModel, ConfigDict, Field
 
 # The chat server's SSE event limit: a 3000-row page is one event.
+from beacon.loop.beside import REQUEST_PASSES
 from beacon.upstream.mcp_client import MAX_EVENT_BYTES
 from beacon.wire.headers import SCENARIO_HEADER, TURN_HEADER
 from harness.chat_process import running_server
@@ -53,6 +54,9 @@ class Step(BaseModel):
     tool: str = ""
     arguments: dict[str, Any] = Field(default_factory=dict)
     body: dict[str, Any] | None = None
+    # Sent without waiting for its answer, which the next completion waits for (the
+    # chat server asks for the catalog beside its context call).
+    beside: bool = False
 
 
 @asynccontextmanager
@@ -146,18 +150,32 @@ def create_app(mcp_url: str, llm_url: str) -> FastAPI:
         seq = 0
         try:
             async with mcp_session(mcp_url, bearer, turn) as session:
-                for step in steps:
-                    if step.kind == "call":
-                        await call_tool(session, step.tool, step.arguments)
-                    elif step.kind == "list_tools":
-                        await session.list_tools()
-                    else:
-                        assert step.body is not None
-                        async for text in stream_completion(
-                            state["http"], llm_url, step.body, turn
-                        ):
-                            seq += 1
-                            out.put_nowait(sse("delta", seq, {"text": text}))
+                pending: list[asyncio.Task[Any]] = []
+                try:
+                    for step in steps:
+                        if step.kind == "call":
+                            await call_tool(session, step.tool, step.arguments)
+                        elif step.kind == "list_tools" and step.beside:
+                            pending.append(asyncio.create_task(session.list_tools()))
+                            # Its request reaches the socket first, as the server's does.
+                            for _ in range(REQUEST_PASSES):
+                                await asyncio.sleep(0)
+                        elif step.kind == "list_tools":
+                            await session.list_tools()
+                        else:
+                            assert step.body is not None
+                            while pending:
+                                await pending.pop()
+                            async for text in stream_completion(
+                                state["http"], llm_url, step.body, turn
+                            ):
+                                seq += 1
+                                out.put_nowait(sse("delta", seq, {"text": text}))
+                    while pending:
+                        await pending.pop()
+                finally:
+                    for task in pending:
+                        task.cancel()
                 seq += 1
                 out.put_nowait(sse("done", seq, {}))
                 out.put_nowait(None)

@@ -52,7 +52,8 @@ def phases(events: Sequence[Sequence[Any]], turn: str) -> list[Phase]:
     """One turn's phases from a process's stamps: ``before`` its first upstream request,
     each request (``mcp:<method>``, ``llm:completion``) and the ``gap`` after it, the
     last gap named ``after`` (to the response's last write). Requests that begin after
-    that write (the session's closing) are not the turn's time."""
+    that write (the session's closing) are not the turn's time. A request sent while
+    another is in flight has no gap before it and counts from that one's end."""
     arrived = [e[2] for e in events if e[0] == "in" and e[1] == turn]
     writes = [e[2] for e in events if e[0] == "out" and e[1] == turn]
     if not arrived or not writes:
@@ -70,7 +71,9 @@ def phases(events: Sequence[Sequence[Any]], turn: str) -> list[Phase]:
     at = start
     for index, (_, _, name, began, ended) in enumerate(requests):
         found.append(("before" if index == 0 else "gap", max(began - at, 0.0)))
-        found.append((name, ended - began))
+        # A request sent while the one before is in flight counts from that one's
+        # end (its exposed time): the phases add up to the turn.
+        found.append((name, max(ended - max(began, at), 0.0)))
         at = max(at, ended)
     found.append(("after", max(end - at, 0.0)))
     return found

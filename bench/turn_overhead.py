@@ -134,9 +134,10 @@ def build_schedule(
     """The turn's upstream traffic in its order.
 
     ``plans`` are the turn's ``plan`` frames (round → how many calls), ``calls``
-    the stub MCP's log for the turn, ``completions`` the stub LLM's. Round 0's
-    calls come first, then ``tools/list``, then each completion followed by the
-    calls its round planned.
+    the stub MCP's log for the turn, ``completions`` the stub LLM's. ``tools/list``
+    comes first, sent beside round 0's calls (the first completion waits for it, as
+    the turn's planner request waits for the catalog), then each completion followed
+    by the calls its round planned.
     """
     per_round = {int(p["round"]): len(p["calls"]) for p in plans}
     pending = list(calls)
@@ -149,8 +150,8 @@ def build_schedule(
             )
         del pending[:count]
 
+    steps.append(Step(kind="list_tools", beside=True))
     take(per_round.get(0, 0))
-    steps.append(Step(kind="list_tools"))
     for number, entry in enumerate(completions, start=1):
         steps.append(Step(kind="llm", body=body_for(entry)))
         if entry["tools"]:

@@ -225,13 +225,15 @@ async def _question(state: TurnState, upstream: Upstream) -> frozenset[str] | No
 
 
 async def gather(state: TurnState, upstream: Upstream) -> None:
-    with _round(state, 0):
-        await _context(state, upstream)
-    # The catalog is asked for now and read once the question is: the upstream
-    # lists its tools while the question's constraints and any counter-question
-    # are worked out here (a turn that ends in a counter-question leaves it unread).
+    # The catalog is asked for first and read once the question is: the upstream
+    # lists its tools while the context call runs beside it and the question's
+    # constraints and any counter-question are worked out here — one round trip
+    # the turn no longer waits for in turn (a turn that ends in a counter-question
+    # leaves the listing unread).
     await state.deps.pause()
     async with beside(upstream.list_tools()) as listing:
+        with _round(state, 0):
+            await _context(state, upstream)
         granted = await _question(state, upstream)
         if granted is None:
             return

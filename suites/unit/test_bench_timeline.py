@@ -53,6 +53,31 @@ def test_a_turns_phases_are_its_requests_and_the_gaps_around_them() -> None:
     ]
 
 
+def test_a_request_sent_beside_another_counts_from_that_ones_end() -> None:
+    stamps = _turn(
+        "t_3",
+        0,
+        [
+            ("mcp:tools/list", 2, 11),  # the catalog, asked for first
+            ("mcp:tools/call", 2.5, 12),  # the context call beside it
+            ("mcp:tools/call", 3, 8),  # one wholly inside the catalog's wait
+            ("llm:completion", 13, 16),
+        ],
+        17,
+    )
+    assert _ms(phases(stamps, "t_3")) == [
+        ("before", 2.0),
+        ("mcp:tools/list", 9.0),
+        ("gap", 0.0),
+        ("mcp:tools/call", 1.0),
+        ("gap", 0.0),
+        ("mcp:tools/call", 0.0),
+        ("gap", 1.0),
+        ("llm:completion", 3.0),
+        ("after", 1.0),
+    ]  # 17 ms in all, as the turn took
+
+
 def test_only_the_turns_own_stamps_are_its_phases() -> None:
     assert _ms(phases(STAMPS, "t_2")) == [("before", 1.0), ("mcp:tools/call", 2.0), ("after", 1.0)]
     assert phases(STAMPS, "t_unknown") == []
@@ -86,5 +111,7 @@ def test_smoke_the_probe_stamps_both_sides_of_a_turn_of_each_question() -> None:
         names = [p["phase"] for p in row["phases"]]
         assert names[0] == "before" and names[-1] == "after"
         assert "mcp:tools/call" in names and names.count("llm:completion") == 2
-        assert all(p["turn_ms"] > 0 and p["relay_ms"] > 0 for p in row["phases"])
+        requests = [p for p in row["phases"] if p["phase"] not in ("before", "gap", "after")]
+        assert all(p["turn_ms"] >= 0 and p["relay_ms"] >= 0 for p in row["phases"])
+        assert sum(p["turn_ms"] for p in requests) > 0 and row["phases"][0]["turn_ms"] > 0
     assert any("sum of medians" in line for line in timeline.lines(figures))

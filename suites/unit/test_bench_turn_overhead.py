@@ -69,17 +69,18 @@ def test_the_schedule_follows_rounds() -> None:
         _entry(["system", "user"], tools=False, size=3),
     ]
     steps = build_schedule(plans, calls, completions, lambda e: {"size": e["bytes"]})
-    assert [(s.kind, s.tool, s.arguments.get("question")) for s in steps] == [
-        ("call", "list_projects", None),
-        ("list_tools", "", None),
-        ("llm", "", None),
-        ("call", "query_data", "a"),
-        ("call", "query_data", "b"),
-        ("llm", "", None),
-        ("llm", "", None),
+    assert [(s.kind, s.tool, s.arguments.get("question"), s.beside) for s in steps] == [
+        # The catalog is asked for beside the context call, as the turn asks for it.
+        ("list_tools", "", None, True),
+        ("call", "list_projects", None, False),
+        ("llm", "", None, False),
+        ("call", "query_data", "a", False),
+        ("call", "query_data", "b", False),
+        ("llm", "", None, False),
+        ("llm", "", None, False),
     ]
     assert [s.body for s in steps if s.kind == "llm"] == [{"size": 1}, {"size": 2}, {"size": 3}]
-    assert steps[0] == Step(kind="call", tool="list_projects", arguments={})
+    assert steps[1] == Step(kind="call", tool="list_projects", arguments={})
 
 
 @pytest.mark.e2e

@@ -142,7 +142,7 @@ def test_once_start_is_out_the_turn_makes_its_first_call() -> None:
     assert types[0] == "start" and types[-1] == "error"
 
 
-def test_the_catalog_is_asked_for_before_the_question_is_read_against_the_directory(
+def test_the_catalog_is_asked_for_before_the_context_call_and_the_question_is_read(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     link = RecordingLink()
@@ -159,8 +159,43 @@ def test_the_catalog_is_asked_for_before_the_question_is_read_against_the_direct
             _ = [frame async for frame in _turn(link, http).run()]
 
     asyncio.run(scenario())
-    # The upstream lists its tools while Beacon works out the question's constraints.
-    assert link.log[:4] == ["open", "tools/call list_projects", "tools/list", "question read"]
+    # The upstream lists its tools while the context call runs and Beacon works out
+    # the question's constraints: no round trip waits for another.
+    assert link.log[:4] == ["open", "tools/list", "tools/call list_projects", "question read"]
+
+
+class OverlapLink(RecordingLink):
+    """Answers its context call only while a listing is in flight: a turn that made
+    the call and then asked for the catalog finds its call waiting alone."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.listing = asyncio.Event()
+
+    async def list_tools(self) -> list[dict[str, Any]]:
+        self.listing.set()
+        return await super().list_tools()
+
+    async def call_tool(self, tool: str, arguments: dict[str, Any]) -> ToolOutcome:
+        if tool == "list_projects":
+            try:
+                await asyncio.wait_for(self.listing.wait(), timeout=2)
+            except TimeoutError:
+                self.log.append("context call waited alone")
+        return await super().call_tool(tool, arguments)
+
+
+def test_the_context_call_is_made_while_the_catalog_request_is_in_flight() -> None:
+    async def scenario() -> list[str]:
+        link = OverlapLink()
+        async with httpx.AsyncClient() as http:
+            _ = [frame async for frame in _turn(link, http).run()]
+        return link.log
+
+    log = asyncio.run(scenario())
+    # One round trip the turn no longer waits for in turn.
+    assert "context call waited alone" not in log, log
+    assert "tools/call list_projects" in log
 
 
 def test_a_counter_question_leaves_the_catalog_unread_and_its_failure_unheard() -> None:
