@@ -27,7 +27,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from harness.installer import install_command
+from harness.installer import install_command, venv_command
 from harness.workspace import copy_tree
 
 ARTIFACT_DIR = "reports/gates/artifacts"
@@ -120,7 +120,7 @@ def installed(artifact: Artifact) -> Iterator[tuple[str, Path]]:
     and a working folder that holds no source tree."""
     with tempfile.TemporaryDirectory(prefix="beacon-artifact-") as scratch:
         venv = Path(scratch) / "venv"
-        _run([sys.executable, "-m", "venv", str(venv)], 120.0, "creating the clean venv")
+        _run(venv_command(venv), 120.0, "creating the clean venv")
         # With the harness extra: qa runs the probes and verify from this install.
         wheel = f"{artifact.wheel}[{ARTIFACT_EXTRAS}]"
         _run([*install_command(venv), wheel], INSTALL_TIMEOUT_S, "installing the wheel")

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.installer import install_command
+from harness.installer import install_command, venv_command
 from harness.workspace import ROOT, copy_tree, junit_for_everything
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(900)]
@@ -45,7 +45,7 @@ def _env() -> dict[str, str]:
 def _build(venv: Path, extras: str) -> None:
     """`python -m venv` + `pip install -e .[extras]` (uv's where it is: harness/installer.py);
     complete once `.complete` is written."""
-    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=120)
+    subprocess.run(venv_command(venv), check=True, timeout=120)
     target = f"{ROOT}[{extras}]" if extras else str(ROOT)
     done = subprocess.run(
         [*install_command(venv), "-e", target],

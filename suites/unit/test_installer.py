@@ -23,6 +23,10 @@ def test_uv_beside_the_interpreter_installs_into_the_target_venv(
     assert installer.install_command(target) == [
         str(bin_dir / "uv"), "pip", "install", "--quiet", "--python", python,
     ]  # fmt: skip
+    # uv installs into it: the venv is made without bootstrapping pip.
+    assert installer.venv_command(target) == [
+        str(bin_dir / "python"), "-m", "venv", "--without-pip", str(target),
+    ]  # fmt: skip
 
 
 def test_without_uv_the_target_venvs_own_pip_installs(
@@ -33,4 +37,8 @@ def test_without_uv_the_target_venvs_own_pip_installs(
     target = tmp_path / "clean"
     assert installer.install_command(target) == [
         str(target / "bin" / "python"), "-m", "pip", "install", "--quiet",
+    ]  # fmt: skip
+    # Its pip installs: the venv is made with one.
+    assert installer.venv_command(target) == [
+        str(tmp_path / "bin" / "python"), "-m", "venv", str(target),
     ]  # fmt: skip
