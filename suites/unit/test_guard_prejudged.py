@@ -62,18 +62,24 @@ def test_an_answer_judged_as_it_streams_is_published_as_if_judged_at_its_end(
     assert _narration(text, turn, prejudged) == _narration(text, turn, None)
 
 
-def test_a_complete_sentence_is_judged_before_the_stream_ends_and_not_again(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    turn = ("en", sorted(_BUILT)[0])
-    judged: list[str] = []
+@pytest.fixture
+def judged(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every sentence the guard's judge is asked about, in order."""
+    asked: list[str] = []
     real = guarded_answer.judge
 
     def counting(sentence: str, *args: Any) -> Any:
-        judged.append(sentence)
+        asked.append(sentence)
         return real(sentence, *args)
 
     monkeypatch.setattr(guarded_answer, "judge", counting)
+    return asked
+
+
+def test_a_complete_sentence_is_judged_before_the_stream_ends_and_not_again(
+    judged: list[str],
+) -> None:
+    turn = ("en", sorted(_BUILT)[0])
     prejudged = Prejudged(_BUILT[turn[1]], "en")
     for chunk in ("These are the ", "photos on screen. ", "They are shown as ", "cards."):
         prejudged.heard(chunk)
@@ -84,17 +90,9 @@ def test_a_complete_sentence_is_judged_before_the_stream_ends_and_not_again(
 
 
 def test_an_open_sentence_is_judged_where_it_may_end_and_again_if_it_goes_on(
-    monkeypatch: pytest.MonkeyPatch,
+    judged: list[str],
 ) -> None:
     turn = ("en", sorted(_BUILT)[0])
-    judged: list[str] = []
-    real = guarded_answer.judge
-
-    def counting(sentence: str, *args: Any) -> Any:
-        judged.append(sentence)
-        return real(sentence, *args)
-
-    monkeypatch.setattr(guarded_answer, "judge", counting)
     prejudged = Prejudged(_BUILT[turn[1]], "en")
     for chunk in ("The wall is on level 3.", "5 metres up"):
         prejudged.heard(chunk)
@@ -105,21 +103,13 @@ def test_an_open_sentence_is_judged_where_it_may_end_and_again_if_it_goes_on(
 
 
 def test_sentences_that_might_end_at_every_chunk_cost_little_to_judge_early(
-    monkeypatch: pytest.MonkeyPatch,
+    judged: list[str],
 ) -> None:
-    judged: list[int] = []
-    real = guarded_answer.judge
-
-    def counting(sentence: str, *args: Any) -> Any:
-        judged.append(len(sentence))
-        return real(sentence, *args)
-
-    monkeypatch.setattr(guarded_answer, "judge", counting)
     prejudged = Prejudged(_BUILT[sorted(_BUILT)[0]], "en")
     for _ in range(PREJUDGE_CHARS // 2):
         prejudged.heard("1.")  # may end a sentence every time; never a space
     # Judging the whole open text at every chunk would judge ~4 M characters.
-    assert sum(judged) <= SPECULATE_CHARS + OPEN_CHARS
+    assert sum(map(len, judged)) <= SPECULATE_CHARS + OPEN_CHARS
 
 
 def test_a_long_answer_is_judged_after_its_end_only() -> None:
