@@ -154,8 +154,13 @@ def _str(value: object) -> str | None:
 
 
 def _citable_kind(source: str, record: Mapping[str, Any]) -> str | None:
+    return _citable_among(_cites(source), record)
+
+
+def _citable_among(cites: tuple[RecordKind, ...], record: Mapping[str, Any]) -> str | None:
+    """The kind ``record``'s id names among ``cites`` (a source's), None if uncitable."""
     record_id = record.get("id")
-    return _kind(source, record_id) if isinstance(record_id, str) else None
+    return _kind_among(cites, record_id) if isinstance(record_id, str) else None
 
 
 def card_fields(
@@ -252,8 +257,7 @@ class PendingCards:
         for record in self._records:
             if found >= self._limit:
                 return
-            record_id = record.get("id")
-            if isinstance(record_id, str) and (kind := _kind_among(cites, record_id)) is not None:
+            if (kind := _citable_among(cites, record)) is not None:
                 found += 1
                 yield record, kind
 
