@@ -5,25 +5,11 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Annotated, Literal, NoReturn
+from typing import TYPE_CHECKING, Annotated, Literal, NoReturn
 
 import typer
-from rich.console import Console
 
 from beacon.auth.families import SCOPES
-from beacon.cli.ask import (
-    AskError,
-    TokenRefused,
-    UnknownScenario,
-    Unreachable,
-    check_scenario,
-    describe,
-    final_answer,
-    mint_service_token,
-    mint_token,
-    run_turn,
-    turn_error,
-)
 from beacon.cli.commands import (
     McpOpt,
     ScenarioOpt,
@@ -32,9 +18,14 @@ from beacon.cli.commands import (
     require_stub_commands,
 )
 from beacon.cli.errors import Exit, fail
-from beacon.cli.up import DevStack, UpError, print_urls, serve_until_signal
-from beacon.wire.sse import SseEvent
-from beacon.wire.turns import Locale
+from beacon.lexicon.locales import Locale
+
+if TYPE_CHECKING:
+    from beacon.cli.ask import AskError
+    from beacon.wire.sse import SseEvent
+
+# The HTTP client, the console and the dev stack are imported by the commands that
+# use them: every `beacon` command loads this module at start (beacon/lazy.py).
 
 DEMO_QUESTIONS = (
     "How many open safety findings are on level 3 of Harbor Tower?",
@@ -54,6 +45,8 @@ def _mcp_origin(mcp: str | None) -> str:
 
 
 def _ask_failed(command: str, exc: AskError) -> NoReturn:
+    from beacon.cli.ask import TokenRefused, UnknownScenario, Unreachable
+
     code = (
         Exit.UNREACHABLE
         if isinstance(exc, Unreachable)
@@ -92,6 +85,8 @@ def token(
 ) -> None:
     """Print a dev token minted by the stub MCP server (valid for one hour): a user's,
     or with --service a service token (README "Identity")."""
+    from beacon.cli.ask import AskError, mint_service_token, mint_token
+
     scopes = scope or []
     if scopes and not service:
         fail("token", "--scope is for service tokens: add --service", Exit.USAGE)
@@ -119,6 +114,10 @@ def _ask_and_print(
     locale: str | None = None,
 ) -> bool:
     """One turn, its frames as they arrive, then the question and its answer (or its error)."""
+    from rich.console import Console
+
+    from beacon.cli.ask import describe, final_answer, run_turn, turn_error
+
     body = {"mode": mode, "message": question} | ({"locale": locale} if locale else {})
     console = Console(highlight=False, soft_wrap=True)
     if not console.is_terminal:  # piped or captured: the frames as plain lines
@@ -170,6 +169,8 @@ def ask(
     ] = None,
 ) -> None:
     """Run one turn over HTTP and print its frames and the final answer."""
+    from beacon.cli.ask import AskError, check_scenario, mint_token
+
     chat_url = chat or os.environ.get("BEACON_CHAT_URL")
     if not chat_url:
         typer.echo(
@@ -193,6 +194,9 @@ def demo(scenario: ScenarioOpt = "default") -> None:
     With DEMO_ONCE=1 it exits after the questions (exit 1 if any turn failed), and
     prints no panel URL: its servers are gone by then.
     """
+    from beacon.cli.ask import AskError, mint_token
+    from beacon.cli.up import DevStack, UpError, print_urls, serve_until_signal
+
     require_stub_commands("demo")
     check_known_scenario("demo", scenario)
     stack = DevStack(scenario)

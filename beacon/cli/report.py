@@ -14,17 +14,19 @@ import json
 import os
 import re
 from datetime import UTC, date, datetime
-from typing import Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 
 import typer
 
 from beacon.cli.errors import Exit, check_database, fail
 from beacon.store.backends import is_postgres
-from beacon.store.crypto import new_key_slot, parse_keys
 from beacon.store.errors import StoreError
-from beacon.store.opening import open_store
-from beacon.store.retention import retention_now
-from beacon.store.turns import TurnStore
+
+if TYPE_CHECKING:
+    from beacon.store.turns import TurnStore
+
+# The store's modules are imported by the commands that open one: every `beacon`
+# command loads this module at start (beacon/lazy.py).
 
 _DURATION = re.compile(r"(\d+(?:\.\d+)?)([smhdw])")
 _UNIT_S = {"s": 1, "m": 60, "h": 3600, "d": 86_400, "w": 7 * 86_400}
@@ -63,6 +65,9 @@ def parse_since(value: str, now: float) -> float:
 def open_for(command: str, db: str | None) -> TurnStore:
     """The store named by ``--db`` or ``BEACON_DB``, opened with a throwaway key: the
     analyst's rows and the pruner need none (nothing sealed is opened or written)."""
+    from beacon.store.crypto import new_key_slot, parse_keys
+    from beacon.store.opening import open_store
+
     location = db or os.environ.get("BEACON_DB", "")
     if not location:
         fail(command, "no store named: pass --db or set BEACON_DB", Exit.USAGE)
@@ -86,6 +91,7 @@ def report(
     """Summarise the store's rows since a time: turns, errors by cause, count grades,
     guard drops, permission verdicts, tool calls, p50/p95 time to first frame."""
     from beacon.store.report import summarise, text_lines
+    from beacon.store.retention import retention_now
 
     now = retention_now()
     try:

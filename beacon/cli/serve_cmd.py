@@ -22,7 +22,6 @@ from beacon.cli.commands import (
 )
 from beacon.cli.errors import Exit, check_database, check_port_free, fail
 from beacon.cli.store_cmd import show_retention
-from beacon.cli.up import DevStack, Fronted, UpError, print_urls, serve_until_signal
 from beacon.extras import missing_extra
 from beacon.store.backends import is_postgres
 
@@ -60,6 +59,10 @@ def up(
     """Start stub MCP, stub LLM and the chat server on loopback; Ctrl-C stops all three.
     The stub MCP server issues the dev tokens; with --upstream-mcp the chat fronts that
     server's tools through its contract instead of the stub's."""
+    # Here, not at the top: every `beacon` command loads this module at start, and
+    # the stack's HTTP client is a tenth of a second of it (beacon/lazy.py).
+    from beacon.cli.up import DevStack, Fronted, UpError, print_urls, serve_until_signal
+
     require_stub_commands("up")
     # Everything that can be refused is refused before the first process starts.
     check_known_scenario("up", scenario)

@@ -18,13 +18,12 @@ import typer
 from beacon.cli.errors import Exit, check_database, fail
 from beacon.cli.report import DbOpt, open_for
 from beacon.store.backends import is_postgres
-from beacon.store.crypto import keyring_from_env
 from beacon.store.errors import StoreError
-from beacon.store.opening import open_store
-from beacon.store.reseal import DEFAULT_BATCH, key_census
-from beacon.store.reseal import reseal as reseal_store
-from beacon.store.retention import prune as prune_store
-from beacon.store.retention import retention_from_env
+
+# The store's modules are imported by the commands that use them: every `beacon`
+# command loads this module at start (beacon/lazy.py). So `--batch`'s default is
+# written here: beacon.store.reseal.DEFAULT_BATCH (a unit test holds them equal).
+RESEAL_BATCH = 500
 
 store_app = typer.Typer(no_args_is_help=True, help="the turn store: prune, reseal, keys")
 
@@ -35,6 +34,9 @@ def prune(
     db: DbOpt = None,
 ) -> None:
     """Delete what the retention settings say has aged (BEACON_RETAIN_*)."""
+    from beacon.store.retention import prune as prune_store
+    from beacon.store.retention import retention_from_env
+
     try:
         retention = retention_from_env()
     except StoreError as exc:
@@ -52,11 +54,15 @@ def prune(
 
 @store_app.command()
 def reseal(
-    batch: int = typer.Option(DEFAULT_BATCH, "--batch", min=1, help="records per transaction"),
+    batch: int = typer.Option(RESEAL_BATCH, "--batch", min=1, help="records per transaction"),
     db: DbOpt = None,
 ) -> None:
     """Seal every record again under the active key (the first of BEACON_KEYS); safe
     beside running servers, and a re-run goes on where a stopped one left off."""
+    from beacon.store.crypto import keyring_from_env
+    from beacon.store.opening import open_store
+    from beacon.store.reseal import reseal as reseal_store
+
     location = db or os.environ.get("BEACON_DB", "")
     if not location:
         fail("store reseal", "no store named: pass --db or set BEACON_DB", Exit.USAGE)
@@ -90,6 +96,8 @@ def reseal(
 @store_app.command()
 def keys(db: DbOpt = None) -> None:
     """Records per key id, by sealed column (headers only: needs no key)."""
+    from beacon.store.reseal import key_census
+
     store = open_for("store keys", db)
     try:
         census = key_census(store)
@@ -110,6 +118,8 @@ def show_retention(command: str) -> None:
     """Refuse a malformed retention setting before anything starts; the rules are
     shown by the server once it stands (``beacon.server.retention``: one line on
     stderr, as stdout's first line is ``listening on``)."""
+    from beacon.store.retention import retention_from_env
+
     try:
         retention_from_env()
     except StoreError as exc:

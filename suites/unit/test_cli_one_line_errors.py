@@ -9,9 +9,12 @@ from typing import Any
 
 import httpx
 import pytest
+import rich.console
 from typer.testing import CliRunner
 
-from beacon.cli import ask_cmd, commands, serve_cmd
+import beacon.cli.ask as asking
+import beacon.cli.up as stacks
+from beacon.cli import ask_cmd, commands
 from beacon.cli import main as cli
 from beacon.cli.ask import AskError, mint_token, reaching, run_turn
 from beacon.cli.errors import Exit
@@ -111,9 +114,9 @@ class FakeStack:
 @pytest.fixture
 def fake_stack(monkeypatch: pytest.MonkeyPatch) -> list[FakeStack]:
     FakeStack.started = []
-    monkeypatch.setattr(ask_cmd, "DevStack", FakeStack)
-    monkeypatch.setattr(serve_cmd, "DevStack", FakeStack)
-    monkeypatch.setattr(ask_cmd, "mint_token", lambda *_a, **_k: "tok")
+    # The commands import these when they run (beacon/lazy.py): patched where they live.
+    monkeypatch.setattr(stacks, "DevStack", FakeStack)
+    monkeypatch.setattr(asking, "mint_token", lambda *_a, **_k: "tok")
     monkeypatch.setenv("DEMO_ONCE", "1")
     return FakeStack.started
 
@@ -144,9 +147,9 @@ def test_demo_stops_every_process_when_a_turn_breaks(
             with reaching("chat server", DEAD):
                 raise exc
 
-        monkeypatch.setattr(ask_cmd, "run_turn", run)
+        monkeypatch.setattr(asking, "run_turn", run)
     else:
-        monkeypatch.setattr(ask_cmd, "run_turn", raising(exc))
+        monkeypatch.setattr(asking, "run_turn", raising(exc))
     done = invoke("demo")
     assert done.exit_code == 1
     assert [s.shut for s in fake_stack] == [1]
@@ -158,7 +161,7 @@ def test_demo_stops_every_process_when_a_turn_breaks(
 def test_demo_stops_every_process_when_interrupted(
     fake_stack: list[FakeStack], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(ask_cmd, "run_turn", raising(KeyboardInterrupt()))
+    monkeypatch.setattr(asking, "run_turn", raising(KeyboardInterrupt()))
     done = invoke("demo")
     assert done.exit_code == 130
     assert [s.shut for s in fake_stack] == [1]
@@ -180,7 +183,7 @@ def test_demo_prints_each_question_above_its_answer_and_fails_on_an_error_frame(
             SseEvent(event="done", data=done, id="3"),
         ]
 
-    monkeypatch.setattr(ask_cmd, "run_turn", run)
+    monkeypatch.setattr(asking, "run_turn", run)
     done = invoke("demo")
     assert done.exit_code == 1
     assert [s.shut for s in fake_stack] == [1]
@@ -230,8 +233,8 @@ def test_a_terminal_sees_a_spinner_while_the_turn_runs(
             kw["on_event"](event)
         return events
 
-    monkeypatch.setattr(ask_cmd, "Console", partial(Recording, force_terminal=True))
-    monkeypatch.setattr(ask_cmd, "run_turn", run)
+    monkeypatch.setattr(rich.console, "Console", partial(Recording, force_terminal=True))
+    monkeypatch.setattr(asking, "run_turn", run)
     done = invoke("demo")
     assert done.exit_code == 0, done.output
     assert statuses == [f"asking: {q}" for q in ask_cmd.DEMO_QUESTIONS]

@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from beacon.cli import ask_cmd
+import beacon.cli.ask as asking
+import beacon.cli.up as stacks
 from beacon.cli import main as cli
 from beacon.cli.up import Urls
 from beacon.wire.sse import SseEvent
@@ -47,9 +48,10 @@ def _answered(_chat: str, _body: object, **_k: object) -> list[SseEvent]:
 @pytest.fixture
 def stand_in(monkeypatch: pytest.MonkeyPatch) -> list[StandInStack]:
     StandInStack.made = []
-    monkeypatch.setattr(ask_cmd, "DevStack", StandInStack)
-    monkeypatch.setattr(ask_cmd, "mint_token", lambda *_a, **_k: BEARER)
-    monkeypatch.setattr(ask_cmd, "run_turn", _answered)
+    # The demo imports these when it runs (beacon/lazy.py): patched where they live.
+    monkeypatch.setattr(stacks, "DevStack", StandInStack)
+    monkeypatch.setattr(asking, "mint_token", lambda *_a, **_k: BEARER)
+    monkeypatch.setattr(asking, "run_turn", _answered)
     return StandInStack.made
 
 
@@ -80,7 +82,7 @@ def test_a_demo_that_keeps_serving_prints_the_panel_url_and_how_to_mint_a_new_to
         stack.shutdown()
         return 0
 
-    monkeypatch.setattr(ask_cmd, "serve_until_signal", serve)
+    monkeypatch.setattr(stacks, "serve_until_signal", serve)
     done = _demo()
     assert done.exit_code == 0, done.output
     assert serving == [0]
