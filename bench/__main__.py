@@ -16,13 +16,23 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bench import breakdown, concurrency, load, model_input, restart, timeline, turn_overhead
+from bench import (
+    breakdown,
+    concurrency,
+    load,
+    model_input,
+    paced,
+    restart,
+    timeline,
+    turn_overhead,
+)
 from bench.common import write_json
 
 BENCHES: tuple[
     tuple[str, Callable[[], dict[str, Any]], Callable[[dict[str, Any]], list[str]]], ...
 ] = (
     (turn_overhead.NAME, turn_overhead.run, turn_overhead.lines),
+    (paced.NAME, paced.run, paced.lines),
     (timeline.NAME, timeline.run, timeline.lines),
     (breakdown.NAME, breakdown.run, breakdown.lines),
     (concurrency.NAME, concurrency.run, concurrency.lines),

@@ -304,6 +304,8 @@ async def _measure(
             "turn_median_s": median(turn_times[q]),
             "relay_median_s": median(relay_times[q]),
             "ratio": ratio(median(turn_times[q]), median(relay_times[q])),
+            # What a turn of this question waits longer than the relay, in milliseconds.
+            "overhead_ms": (median(turn_times[q]) - median(relay_times[q])) * 1000,
         }
         for q in QUESTIONS
         if turn_times[q] and relay_times[q]
@@ -356,8 +358,8 @@ def lines(figures: dict[str, Any]) -> list[str]:
     ]
     for question, row in figures["per_question"].items():
         out.append(
-            f"    {format_ratio(row['ratio']):>7}  turn {format_ms(row['turn_median_s'])}"
-            f" vs relay {format_ms(row['relay_median_s'])}"
+            f"    {format_ratio(row['ratio']):>7}  {row['overhead_ms']:+.1f} ms"
+            f"  turn {format_ms(row['turn_median_s'])} vs relay {format_ms(row['relay_median_s'])}"
             f"  ({row['llm_requests']} completions, {row['mcp_calls']} MCP calls)  {question}"
         )
     if figures.get("cpu_ratio") is not None:

@@ -15,11 +15,14 @@ names (beacon/lazy.py).
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from stub_server.scenarios import available_scenarios
+
+if TYPE_CHECKING:
+    from stub_server.pace import Pace
 
 # `--help` lists them; a name not among them is one line and exit 2 (a click Choice
 # would print all 46 names in a box).
@@ -50,7 +53,9 @@ def stub_mcp(
     except UnknownScenario as exc:
         typer.echo(f"beacon stub-mcp: {exc} (`beacon stub-mcp -h` lists them)", err=True)
         raise typer.Exit(2) from exc
-    run(create_app(scenario=scenario, public_origin=f"http://{HOST}:{port}"), port, access_log)
+    pace = _pace("stub-mcp")
+    origin = f"http://{HOST}:{port}"
+    run(create_app(scenario=scenario, public_origin=origin, pace=pace), port, access_log)
 
 
 # `beacon up`/`demo` read this from the registered command to refuse a typo before
@@ -63,7 +68,18 @@ def stub_llm(port: PortOpt, access_log: AccessLogOpt = False) -> None:
     from stub_server.listening import run
     from stub_server.llm_app import create_app
 
-    run(create_app(), port, access_log)
+    run(create_app(pace=_pace("stub-llm")), port, access_log)
+
+
+def _pace(command: str) -> Pace:
+    """The pace the environment sets (``stub_server.pace``); a bad value is one line."""
+    from stub_server.pace import PaceError, pace_from_env
+
+    try:
+        return pace_from_env()
+    except PaceError as exc:
+        typer.echo(f"beacon {command}: {exc}", err=True)
+        raise typer.Exit(2) from exc
 
 
 def register(app: typer.Typer) -> None:

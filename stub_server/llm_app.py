@@ -28,6 +28,7 @@ from pydantic import ValidationError
 from beacon.wire.tools import TOOL_SPECS
 from stub_server.llm_narrations import NarrationBook, NarrationIn
 from stub_server.llm_requests import ChatRequest, RequestLog
+from stub_server.pace import Pace, Sleep, pace_from_env
 from stub_server.rules_any import plan_any
 from stub_server.rules_model import Reply, _last_user, plan
 from stub_server.rules_narrator import narrate
@@ -36,6 +37,7 @@ from stub_server.scripted import RULES, Script, model_names, resolve, scripted_r
 
 MODELS = tuple(model_names())
 CHUNK_CHARS = 12
+NO_PACE = Pace()
 # Past the chat server's 120 s answer deadline; tests set a short one by env.
 DEFAULT_STALL_S = 130.0
 
@@ -89,7 +91,12 @@ def _usage(request: ChatRequest, reply: Reply) -> dict[str, int]:
 
 
 async def _chunks(
-    request: ChatRequest, reply: Reply, stall_s: float, pieces: Sequence[str] | None = None
+    request: ChatRequest,
+    reply: Reply,
+    stall_s: float,
+    pieces: Sequence[str] | None = None,
+    pace: Pace = NO_PACE,
+    sleep: Sleep = anyio.sleep,
 ) -> AsyncIterator[str]:
     base = {
         "id": f"chatcmpl-{uuid.uuid4().hex[:12]}",
@@ -106,6 +113,8 @@ async def _chunks(
         # Headers are out, then silence: the client's deadline must fire. A client
         # that goes away cancels this sleep with the response task.
         await anyio.sleep(stall_s)
+    if pace.first_s > 0:
+        await sleep(pace.first_s)  # a real model's time to its first token
     yield chunk({"role": "assistant", "content": ""})
     if pieces is None:
         pieces = [
@@ -113,6 +122,8 @@ async def _chunks(
             for start in range(0, len(reply.content), CHUNK_CHARS)
         ]
     for piece in pieces:
+        if pace.chunk_s > 0:
+            await sleep(pace.chunk_s)
         yield chunk({"content": piece})
     for index, call in enumerate(reply.tool_calls):
         yield chunk(
@@ -140,9 +151,11 @@ async def _chunks(
     yield "data: [DONE]\n\n"
 
 
-def create_app(*, stall_s: float | None = None) -> FastAPI:
+def create_app(*, stall_s: float | None = None, pace: Pace | None = None) -> FastAPI:
+    """``pace``: default from the environment (``stub_server.pace``)."""
     app = FastAPI(title="Beacon stub LLM")
     stall_for = stall_seconds() if stall_s is None else stall_s
+    paced = pace_from_env() if pace is None else pace
     log = RequestLog()
     book = NarrationBook()
 
@@ -251,10 +264,12 @@ def create_app(*, stall_s: float | None = None) -> FastAPI:
             reply = respond(request, script)
         if request.stream:
             return StreamingResponse(
-                _chunks(request, reply, stall, pieces), media_type="text/event-stream"
+                _chunks(request, reply, stall, pieces, paced), media_type="text/event-stream"
             )
         if stall:
             await anyio.sleep(stall)
+        if paced.first_s > 0:
+            await anyio.sleep(paced.first_s)
         message: dict[str, Any] = {"role": "assistant", "content": reply.content or None}
         if reply.tool_calls:
             message["tool_calls"] = reply.tool_calls

@@ -35,6 +35,7 @@ from stub_server.catalog import (
 )
 from stub_server.corpus import build_corpus
 from stub_server.dev_routes import dev_routes
+from stub_server.pace import Delayed, Pace, pace_from_env
 from stub_server.scenarios import InvalidScenario, Scenario, UnknownScenario, load_scenario
 from stub_server.tokens import InvalidToken, TokenIssuer
 from stub_server.tools import StubSettings, ToolContext
@@ -163,9 +164,16 @@ class McpGate:
 
 
 def create_app(
-    *, scenario: str = "default", public_origin: str, json_mode: bool | None = None
+    *,
+    scenario: str = "default",
+    public_origin: str,
+    json_mode: bool | None = None,
+    pace: Pace | None = None,
 ) -> Starlette:
-    """The whole stub as one ASGI app; ``public_origin`` prefixes thumbnail URLs."""
+    """The whole stub as one ASGI app; ``public_origin`` prefixes thumbnail URLs;
+    ``pace``: default from the environment (``stub_server.pace``)."""
+    if pace is None:
+        pace = pace_from_env()
     if json_mode is None:
         json_mode = os.environ.get(JSON_MODE_ENV, "") == "1"
     settings = StubSettings.from_env()
@@ -196,7 +204,12 @@ def create_app(
             yield
 
     routes = [
-        Route("/mcp", McpGate(StreamableHTTPASGIApp(manager), issuer, default_scenario)),
+        # A paced stub (bench/paced.py) answers the MCP endpoint a round trip late;
+        # its dev routes, which the harness reads, answer at once.
+        Route(
+            "/mcp",
+            Delayed(McpGate(StreamableHTTPASGIApp(manager), issuer, default_scenario), pace.mcp_s),
+        ),
         *dev_routes(tools, issuer),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
