@@ -4,10 +4,11 @@
 ``__init__`` runs before any of its modules: ``import beacon.store.backends`` loaded
 the cipher and ``beacon.auth.families`` the JWT library and the HTTP client, so every
 ``beacon`` command paid ~0.4 s of imports at start (``beacon --version`` too) for
-names it never read. A package whose ``__init__`` is ``__getattr__ = exported(...)``
-loads its modules on the first read of one of its names; a module of it imported by
-its full name loads that module alone. (Its ``__init__`` imports the same names under
-``TYPE_CHECKING``, so mypy sees each one's type.)
+names it never read. A package whose ``__init__`` ends ``__getattr__, __dir__ =
+exported(...)`` loads its modules on the first read of one of its names; a module of
+it imported by its full name loads that module alone. (Its ``__init__`` imports the
+same names under ``TYPE_CHECKING`` and binds the hooks only outside it, so mypy sees
+each name's type and still flags a name the package does not export.)
 """
 
 from __future__ import annotations
