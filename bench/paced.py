@@ -72,11 +72,7 @@ def lines(figures: dict[str, Any]) -> list[str]:
         f" {format_ratio(figures['ratio'])}",
     ]
     for question, row in figures["per_question"].items():
-        out.append(
-            f"    {format_ratio(row['ratio']):>7}  {row['overhead_ms']:+.1f} ms"
-            f"  turn {format_ms(row['turn_median_s'])} vs relay {format_ms(row['relay_median_s'])}"
-            f"  {question}"
-        )
+        out.append(f"{turn_overhead.question_line(row)}  {question}")
     out.append(
         f"  failed turns {figures['failed_turns']}; relay traffic mismatches"
         f" {figures['relay_traffic_mismatches']}"

@@ -299,14 +299,7 @@ async def _measure(
     all_turns = [t for ts in turn_times.values() for t in ts]
     all_relays = [t for ts in relay_times.values() for t in ts]
     per_question = {
-        q: {
-            **shape[q],
-            "turn_median_s": median(turn_times[q]),
-            "relay_median_s": median(relay_times[q]),
-            "ratio": ratio(median(turn_times[q]), median(relay_times[q])),
-            # What a turn of this question waits longer than the relay, in milliseconds.
-            "overhead_ms": (median(turn_times[q]) - median(relay_times[q])) * 1000,
-        }
+        q: {**shape[q], **compared(median(turn_times[q]), median(relay_times[q]))}
         for q in QUESTIONS
         if turn_times[q] and relay_times[q]
     }
@@ -343,6 +336,24 @@ async def _measure(
     }
 
 
+def compared(turn_median_s: float, relay_median_s: float) -> dict[str, float]:
+    """A question's medians, their ratio and what its turn waits longer, in ms."""
+    return {
+        "turn_median_s": turn_median_s,
+        "relay_median_s": relay_median_s,
+        "ratio": ratio(turn_median_s, relay_median_s),
+        "overhead_ms": (turn_median_s - relay_median_s) * 1000,
+    }
+
+
+def question_line(row: dict[str, Any]) -> str:
+    """A question's ratio, its overhead in ms and both medians (``compared``)."""
+    return (
+        f"    {format_ratio(row['ratio']):>7}  {row['overhead_ms']:+.1f} ms"
+        f"  turn {format_ms(row['turn_median_s'])} vs relay {format_ms(row['relay_median_s'])}"
+    )
+
+
 def lines(figures: dict[str, Any]) -> list[str]:
     out = [
         f"turn overhead: {figures['turns_each_way']} turns each way, interleaved, after a warm-up",
@@ -358,8 +369,7 @@ def lines(figures: dict[str, Any]) -> list[str]:
     ]
     for question, row in figures["per_question"].items():
         out.append(
-            f"    {format_ratio(row['ratio']):>7}  {row['overhead_ms']:+.1f} ms"
-            f"  turn {format_ms(row['turn_median_s'])} vs relay {format_ms(row['relay_median_s'])}"
+            f"{question_line(row)}"
             f"  ({row['llm_requests']} completions, {row['mcp_calls']} MCP calls)  {question}"
         )
     if figures.get("cpu_ratio") is not None:
