@@ -19,6 +19,7 @@ from typing import Any
 from bench import (
     breakdown,
     concurrency,
+    gauge,
     load,
     model_input,
     paced,
@@ -51,8 +52,10 @@ def main(argv: list[str] | None = None) -> int:
     for name, run, lines in BENCHES:
         if args.only and name not in args.only:
             continue
-        # Other work on the machine shares the cores: the load is part of the record.
+        # Other work on the machine shares the cores, and a core's own speed moves
+        # by the hour (bench/gauge.py): both are part of the record.
         load = [round(x, 2) for x in os.getloadavg()]
+        core = gauge.core_ms()
         started = time.perf_counter()
         try:
             figures = run()
@@ -62,10 +65,12 @@ def main(argv: list[str] | None = None) -> int:
             continue
         figures["bench_seconds"] = round(time.perf_counter() - started, 2)
         figures["load_average_before"] = load
+        figures["core_ms_before"] = core
         print("\n".join(lines(figures)), flush=True)
         print(
             f"  ({name} took {figures['bench_seconds']:.1f} s;"
-            f" load average before {load[0]:.2f} on {os.cpu_count()} cores)\n",
+            f" load average before {load[0]:.2f} on {os.cpu_count()} cores;"
+            f" a core's pace before {core:.1f} ms for {gauge.STEPS:,} steps)\n",
             flush=True,
         )
         if args.json_dir is not None:

@@ -1,0 +1,42 @@
+"""How fast one core of the machine is right now, beside the load average.
+
+The load average says whether other work shares the cores; it does not say how
+fast a core runs. On these machines the same code runs a third slower in some
+hours with nothing else running (on 2026-12-03, `make test` from the same commit
+took 7 min 39 s of pytest at 06:00 and 11 min 45 s at 10:24, load average 0.00
+both times). So each bench also records the time one fixed piece of pure-Python
+work took just before it: runs of different hours compare through it, and "an
+idle machine" can be checked rather than assumed. The benches' figures stay
+ratios within one run; this is only their context.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+# ~0.1 s on an idle core of these machines; the best of three, so a moment's
+# preemption does not read as a slow machine.
+STEPS = 2_000_000
+TRIES = 3
+
+
+def _work(steps: int) -> int:
+    total = 0
+    for i in range(steps):
+        total += i & 7
+    return total
+
+
+def core_ms(
+    steps: int = STEPS, tries: int = TRIES, clock: Callable[[], float] = time.perf_counter
+) -> float:
+    """Milliseconds one core takes for ``steps`` steps of a fixed loop (best of ``tries``)."""
+    if steps < 1 or tries < 1:
+        raise ValueError("steps and tries must be positive")
+    best = float("inf")
+    for _ in range(tries):
+        started = clock()
+        _work(steps)
+        best = min(best, clock() - started)
+    return round(best * 1000, 1)
