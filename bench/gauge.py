@@ -15,7 +15,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-# ~0.1 s on an idle core of these machines; the best of three, so a moment's
+# 55–120 ms on a core of these machines (2026-12-03); the best of three, so a moment's
 # preemption does not read as a slow machine.
 STEPS = 2_000_000
 TRIES = 3
