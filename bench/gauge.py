@@ -2,9 +2,10 @@
 
 The load average says whether other work shares the cores; it does not say how
 fast a core runs. On these machines the same code runs a third slower in some
-hours with nothing else running (on 2026-12-03, `make test` from the same commit
-took 7 min 39 s of pytest at 06:00 and 11 min 45 s at 10:24, load average 0.00
-both times). So each bench also records the time one fixed piece of pure-Python
+hours with nothing else running (on 2026-12-03 a 20,000,000-step loop of this
+kind took 0.97–1.33 s between 10:20 and 11:20, load average ~0 each time, and the
+suite's fresh-clone pytest 11 min 45 s at 10:24 against 8 min 52 s at 12:04 for
+nearly the same code). So each bench also records the time one fixed piece of pure-Python
 work took just before it: runs of different hours compare through it, and "an
 idle machine" can be checked rather than assumed. The benches' figures stay
 ratios within one run; this is only their context.
