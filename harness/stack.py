@@ -13,9 +13,9 @@ import signal
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -34,6 +34,9 @@ class Stack:
     mcp_url: str
     llm_url: str
     scenario: str
+    # What `beacon up` and its servers printed so far (a failed test's report shows
+    # its end: the one place a turn's dependency failure is named for a reader).
+    output: list[str] = field(default_factory=list, compare=False, repr=False)
 
     @property
     def mcp_origin(self) -> str:
@@ -50,6 +53,16 @@ class Stack:
         token = response.json()["token"]
         assert isinstance(token, str)
         return token
+
+
+def printed_tails(values: Mapping[str, object], lines: int = 60) -> list[tuple[str, str]]:
+    """(title, text) of the last ``lines`` each running stack among ``values`` printed:
+    what a failed test's report carries, so a flake seen once in CI reads from its log."""
+    return [
+        (f"{name}: beacon up printed (last {lines} lines)", "\n".join(value.output[-lines:]))
+        for name, value in values.items()
+        if isinstance(value, Stack) and value.output
+    ]
 
 
 def beacon_executable() -> str:
@@ -116,7 +129,7 @@ def running_stack(
         if not ready.wait(READY_TIMEOUT_S) or "ready" not in seen:
             raise StackError("beacon up did not print `ready`:\n" + "\n".join(seen[-40:]))
         urls = parse_up_lines(seen)
-        yield Stack(urls["chat"], urls["mcp"], urls["llm"], scenario)
+        yield Stack(urls["chat"], urls["mcp"], urls["llm"], scenario, seen)
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGINT)

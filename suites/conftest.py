@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 
 import pytest
 from _pytest.nodeid import NodeId
 from hypothesis import HealthCheck, settings
 
 from harness.postgres import Cluster, throwaway_cluster
-from harness.stack import Stack, running_stack
+from harness.stack import Stack, printed_tails, running_stack
 
 _databases = itertools.count(1)
 
@@ -52,6 +52,16 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 _WORKER = {"is": False}
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    report = yield
+    if report.failed:
+        report.sections.extend(printed_tails(getattr(item, "funcargs", {})))
+    return report
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -1,14 +1,16 @@
 """Streaming chat completions over the OpenAI wire, with bounded time.
 
-httpx rather than the ``openai`` package: the loop owns retries (none on a
-refusal) and deadlines, and the ``openai`` client is kept as an outside peer
-that checks the stub's wire in the contract tests.
+httpx rather than the ``openai`` package: Beacon owns retries (a request sent
+on a connection closed under it goes out again; a refusal or a stream broken
+after its head never does) and deadlines, and the ``openai`` client is kept as
+an outside peer that checks the stub's wire in the contract tests.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -92,6 +94,35 @@ def _read_chunk(chunk: dict[str, Any], partials: dict[int, _PartialCall]) -> tup
 
 _LINES_AFTER_DONE = 4
 
+# A kept-alive connection the endpoint closes as our next request goes out (its
+# idle timer firing: uvicorn's is 5 s, a proxy's often less) fails that request
+# before any response byte. The same request on another connection is the
+# peer's own cure (the ``openai`` client retries connection errors twice): it is
+# resent at most twice, and only when no response has begun, so no delta of a
+# stream is ever read twice. A refused connection is not retried: nobody listens.
+_STALE_RETRIES = 2
+_STALE = (httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError)
+
+
+@asynccontextmanager
+async def _opened(
+    http: httpx.AsyncClient, request: httpx.Request, span: Span
+) -> AsyncIterator[httpx.Response]:
+    """The response to ``request`` with its head read, resent on a fresh connection
+    when the one it went out on was closed under it."""
+    for retry in range(_STALE_RETRIES + 1):
+        try:
+            response = await http.send(request, stream=True)
+            break
+        except _STALE:
+            if retry == _STALE_RETRIES:
+                raise
+            span.add_event("beacon.resent", {"beacon.retry": retry + 1})
+    try:
+        yield response
+    finally:
+        await response.aclose()
+
 
 async def stream_completion(
     http: httpx.AsyncClient,
@@ -151,10 +182,9 @@ async def _stream(
     partials: dict[int, _PartialCall] = {}
     content: list[str] = []
     finish: str | None = None
+    request = http.build_request("POST", url, json=body, headers=headers, timeout=config.timeout_s)
     try:
-        async with http.stream(
-            "POST", url, json=body, headers=headers, timeout=config.timeout_s
-        ) as response:
+        async with _opened(http, request, span) as response:
             if response.status_code in REFUSAL_STATUSES:
                 detail = (await response.aread()).decode(errors="replace")[:300]
                 raise LlmRefused(response.status_code, f"model endpoint refused: {detail}")

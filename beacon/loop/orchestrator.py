@@ -188,6 +188,10 @@ class Turn:
             code = getattr(known, "code", "turn_failed") if known is not None else "internal"
             if isinstance(known, UpstreamError):
                 metrics.upstream_error("mcp", code)
+            if isinstance(known, UpstreamError | LlmError):
+                # A dependency failed the turn: one line says which and how, since the
+                # user's error frame is not where an operator looks.
+                log.warning("turn %s failed: %s: %s", state.turn_id, code, known)
             if code == "internal":
                 # Beacon's own fault (an illegal frame order among them): keep the traceback.
                 log.exception("turn %s failed", state.turn_id)

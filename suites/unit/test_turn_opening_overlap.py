@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime, timedelta
@@ -140,6 +141,22 @@ def test_once_start_is_out_the_turn_makes_its_first_call() -> None:
     assert log[1].startswith("tools/"), log  # the first request, once `start` is out
     assert log[-1] == "close"
     assert types[0] == "start" and types[-1] == "error"
+
+
+def test_a_turn_its_upstream_fails_leaves_the_operator_one_line_with_code_and_cause(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    async def scenario() -> list[str]:
+        link = RecordingLink()
+        async with httpx.AsyncClient() as http:
+            return [frame.type async for frame in _turn(link, http).run()]
+
+    with caplog.at_level(logging.WARNING, logger="beacon.loop.orchestrator"):
+        types = asyncio.run(scenario())
+    assert types[-1] == "error"
+    lines = [r.getMessage() for r in caplog.records if "t_overlap" in r.getMessage()]
+    assert len(lines) == 1, lines
+    assert "failed: upstream_unavailable: the recording upstream" in lines[0], lines
 
 
 def test_the_catalog_is_asked_for_before_the_context_call_and_the_question_is_read(
