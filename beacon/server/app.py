@@ -232,7 +232,12 @@ def _lifespan(
         # Every turn in flight may hold one model stream: httpx's default pool (100
         # connections, 5 s to get one) turned a busy minute into llm_unavailable
         # errors that were Beacon's, not the model's. The pool waits as long as a call may.
-        limits = httpx.Limits(max_connections=1000, max_keepalive_connections=100)
+        # An idle connection is dropped after 4 s, before the 5 s after which uvicorn and
+        # Node close theirs: equal timers race, and the loser is a request sent on a
+        # connection being closed (then resent: `beacon.llm.client`).
+        limits = httpx.Limits(
+            max_connections=1000, max_keepalive_connections=100, keepalive_expiry=4.0
+        )
         timeout = httpx.Timeout(context.settings.llm_timeout_s)
         async with httpx.AsyncClient(limits=limits, timeout=timeout) as http:
             app.state.context = dataclasses.replace(context, http=http)
