@@ -70,6 +70,7 @@ from beacon.store.retention import retention_from_env
 from beacon.store.turns import TurnStore
 from beacon.telemetry import metrics
 from beacon.telemetry.tracing import configure_tracing, shutdown_tracing
+from beacon.wire.keepalive import IDLE_CONNECTION_S
 
 log = logging.getLogger(__name__)
 # In the document's order: its paths are listed as the routers are included.
@@ -232,11 +233,10 @@ def _lifespan(
         # Every turn in flight may hold one model stream: httpx's default pool (100
         # connections, 5 s to get one) turned a busy minute into llm_unavailable
         # errors that were Beacon's, not the model's. The pool waits as long as a call may.
-        # An idle connection is dropped after 4 s, before the 5 s after which uvicorn and
-        # Node close theirs: equal timers race, and the loser is a request sent on a
-        # connection being closed (then resent: `beacon.llm.client`).
         limits = httpx.Limits(
-            max_connections=1000, max_keepalive_connections=100, keepalive_expiry=4.0
+            max_connections=1000,
+            max_keepalive_connections=100,
+            keepalive_expiry=IDLE_CONNECTION_S,
         )
         timeout = httpx.Timeout(context.settings.llm_timeout_s)
         async with httpx.AsyncClient(limits=limits, timeout=timeout) as http:

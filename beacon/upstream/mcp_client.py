@@ -27,6 +27,7 @@ from beacon.upstream.errors import (
     UpstreamUnavailable,
 )
 from beacon.wire.headers import SCENARIO_HEADER, TURN_HEADER
+from beacon.wire.keepalive import IDLE_CONNECTION_S
 
 # Larger than the SDK's 1 MiB default: a capped 3000-row table is one event.
 MAX_EVENT_BYTES = 8 * 1024 * 1024
@@ -191,6 +192,10 @@ async def connect(
         headers=headers,
         verify=_tls(),
         timeout=httpx2.Timeout(timeout_s, connect=5.0),
+        # httpx's own pool sizes, an idle connection dropped before the server drops it.
+        limits=httpx2.Limits(
+            max_connections=100, max_keepalive_connections=20, keepalive_expiry=IDLE_CONNECTION_S
+        ),
         event_hooks={"response": [log.hook]},
     )
     entered = False
