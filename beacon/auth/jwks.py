@@ -20,6 +20,7 @@ from cryptography.hazmat.primitives.asymmetric.rsa import RSAPublicKey
 from jwt.algorithms import RSAAlgorithm
 
 from beacon.auth.errors import JwksUnavailable, Reason, TokenRejected
+from beacon.wire.connections import client_tls
 
 KeySet = Mapping[str, RSAPublicKey]
 
@@ -146,7 +147,10 @@ class JwksCache:
             return load_jwks_file(self._source)
         try:
             async with httpx.AsyncClient(
-                timeout=self._timeout_s, transport=self._transport, follow_redirects=False
+                timeout=self._timeout_s,
+                transport=self._transport,
+                follow_redirects=False,
+                verify=client_tls(),
             ) as client:
                 response = await client.get(self._source)
         except httpx.HTTPError as exc:

@@ -61,6 +61,7 @@ from beacon.server.slots import SlotLocks
 from beacon.server.sse import interrupted
 from beacon.server.ticket_edge import TicketEdge
 from beacon.server.tickets import TicketKeys
+from beacon.server.warm import warm_process
 from beacon.server.writer import FrameWriter
 from beacon.store.errors import SealedRecordError, StoreError, StoreUnavailable
 from beacon.store.opening import open_store
@@ -70,7 +71,7 @@ from beacon.store.retention import retention_from_env
 from beacon.store.turns import TurnStore
 from beacon.telemetry import metrics
 from beacon.telemetry.tracing import configure_tracing, shutdown_tracing
-from beacon.wire.keepalive import IDLE_CONNECTION_S
+from beacon.wire.connections import IDLE_CONNECTION_S, client_tls
 
 log = logging.getLogger(__name__)
 # In the document's order: its paths are listed as the routers are included.
@@ -216,6 +217,7 @@ def _lifespan(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        warm_process()  # before the first request: no user's turn pays for it
         # Turns a dead process left running end now, each with one `interrupted` error
         # (a turn another live process drives is left to it).
         stuck = await anyio.to_thread.run_sync(store.interrupt_running, interrupted)
@@ -239,7 +241,7 @@ def _lifespan(
             keepalive_expiry=IDLE_CONNECTION_S,
         )
         timeout = httpx.Timeout(context.settings.llm_timeout_s)
-        async with httpx.AsyncClient(limits=limits, timeout=timeout) as http:
+        async with httpx.AsyncClient(limits=limits, timeout=timeout, verify=client_tls()) as http:
             app.state.context = dataclasses.replace(context, http=http)
             yield
             if watch is not None:

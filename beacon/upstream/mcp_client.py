@@ -6,8 +6,6 @@ captured by an httpx response hook and read *before* the body is judged.
 
 from __future__ import annotations
 
-import functools
-import ssl
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass, field
@@ -26,18 +24,11 @@ from beacon.upstream.errors import (
     UpstreamProtocolError,
     UpstreamUnavailable,
 )
+from beacon.wire.connections import IDLE_CONNECTION_S, client_tls
 from beacon.wire.headers import SCENARIO_HEADER, TURN_HEADER
-from beacon.wire.keepalive import IDLE_CONNECTION_S
 
 # Larger than the SDK's 1 MiB default: a capped 3000-row table is one event.
 MAX_EVENT_BYTES = 8 * 1024 * 1024
-
-
-@functools.cache
-def _tls() -> ssl.SSLContext:
-    """One TLS context per process: building one loads the CA bundle (~20-40 ms,
-    synchronously, on the event loop), and a client is made for every turn."""
-    return ssl.create_default_context()
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,7 +181,7 @@ async def connect(
     log = _StatusLog()
     client = httpx2.AsyncClient(
         headers=headers,
-        verify=_tls(),
+        verify=client_tls(),
         timeout=httpx2.Timeout(timeout_s, connect=5.0),
         # httpx's own pool sizes, an idle connection dropped before the server drops it.
         limits=httpx2.Limits(

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import uvicorn
 
-from beacon.wire.keepalive import IDLE_CONNECTION_S
+from beacon.wire.connections import IDLE_CONNECTION_S
 
 # Node's http.Server keepAliveTimeout default (5,000 ms), as its documentation states.
 NODE_KEEP_ALIVE_S = 5.0

@@ -1,0 +1,28 @@
+"""How Beacon's clients connect to an upstream: one TLS context, and how long an
+idle connection is kept.
+
+The TLS context is built once per process (``client_tls``): building one loads the
+CA bundle, 20-70 ms of CPU here, and httpx builds a fresh one for every client made
+without one — the MCP session's client every turn, the JWKS fetch every refresh,
+each on the event loop, where every turn of the process waits for it.
+
+uvicorn and Node close a connection idle for 5 s; httpx keeps one for 5 s too.
+Equal timers race: a request written as the server's timer fires meets a closed
+connection and fails before any response. Dropping our side first leaves only
+servers with shorter timers to race, and the model client resends a request that
+lost (``beacon.llm.client``); a tool call is never resent, so for the MCP
+upstream this margin is the whole defence.
+"""
+
+from __future__ import annotations
+
+import ssl
+from functools import cache
+
+IDLE_CONNECTION_S = 4.0
+
+
+@cache
+def client_tls() -> ssl.SSLContext:
+    """The process's one verifying TLS context (the system's CA bundle)."""
+    return ssl.create_default_context()
