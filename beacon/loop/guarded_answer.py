@@ -206,9 +206,9 @@ class Prejudged:
         self.verdicts: dict[str, Drop | None] = {}
 
     def warm(self) -> None:
-        """Build what judging reads once a turn (the protected values' pattern) now,
-        while the model works, rather than at the first sentence."""
-        _ = self._standing.pattern
+        """Build what judging reads once a turn (the protected values and their folded
+        forms) now, while the model works, rather than at the first sentence."""
+        _ = self._standing.forms
 
     def heard(self, text: str) -> None:
         self._seen += len(text)

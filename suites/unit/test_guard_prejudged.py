@@ -147,8 +147,8 @@ def test_a_stream_that_never_ends_a_sentence_costs_little_to_judge_early(
     assert sum(scanned) <= 3 * OPEN_CHARS * OPEN_CHARS
 
 
-def test_warming_builds_the_protected_values_pattern_before_any_sentence() -> None:
+def test_warming_builds_the_protected_values_folded_forms_before_any_sentence() -> None:
     standing = _BUILT[sorted(_BUILT)[0]]
     fresh = type(standing)(standing.sources, standing.strings, standing.levels)
     Prejudged(fresh, "en").warm()
-    assert "pattern" in vars(fresh)  # the cached property was read: judging reads it made
+    assert "forms" in vars(fresh)  # the cached property was read: judging reads it made

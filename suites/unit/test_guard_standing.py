@@ -55,7 +55,7 @@ def test_an_impossible_date_gets_no_forms() -> None:
 
 def test_an_empty_standing_has_no_pattern_and_is_neither_strict_nor_complete() -> None:
     empty = Standing()
-    assert empty.pattern is None and not empty.strict and not empty.complete
+    assert empty.pattern_for("Level 3") is None and not empty.strict and not empty.complete
     assert empty.exact_values == frozenset()
 
 

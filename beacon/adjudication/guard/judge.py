@@ -72,7 +72,7 @@ def _masked(text: str, spans: list[tuple[int, int]]) -> str:
 
 
 def _protected_spans(text: str, standing: Standing) -> list[tuple[int, int]]:
-    pattern = standing.pattern
+    pattern = standing.pattern_for(text)
     return [] if pattern is None else [m.span() for m in pattern.finditer(text)]
 
 
