@@ -42,23 +42,29 @@ def _without_guard() -> None:
 
 def _without_telemetry() -> None:
     # Prometheus series and OpenTelemetry spans: no series updated, no span started.
-    from opentelemetry.trace import NoOpTracer
+    # Derived, not listed: every public function of the metrics module that returns
+    # None updates a series (the others read or serve them), and every `tracer()` of
+    # every module asks `configure_tracing` for its provider — so one added later is
+    # off too, rather than left on to understate telemetry's share.
+    import inspect
 
-    for name in (
-        "turn_started", "first_frame", "turn_ended", "count_graded", "narration_dropped",
-        "permission_verdict", "tool_called", "upstream_error", "stream_opened",
-        "stream_closed", "load_more_page", "turn_shed", "quota_refused",
-    ):  # fmt: skip
+    from opentelemetry.trace import NoOpTracerProvider
+
+    metrics: Any = __import__("beacon.telemetry.metrics", fromlist=["_"])
+    operations = [
+        name
+        for name, value in vars(metrics).items()
+        if inspect.isfunction(value)
+        and value.__module__ == metrics.__name__
+        and not name.startswith("_")
+        and inspect.signature(value).return_annotation in ("None", None)
+    ]
+    if not operations:
+        raise SystemExit("bench.breakdown: no metric operation found; update bench/without")
+    for name in operations:
         _replace("beacon.telemetry.metrics", name, lambda *a, **k: None)
-    silent = NoOpTracer()
-    for module in (
-        "beacon.telemetry.tracing",
-        "beacon.loop.orchestrator",
-        "beacon.loop.gather",
-        "beacon.loop.dispatch",
-        "beacon.llm.client",
-    ):
-        _replace(module, "tracer", lambda: silent)
+    silent = NoOpTracerProvider()
+    _replace("beacon.telemetry.tracing", "configure_tracing", lambda: silent)
 
 
 SWITCHES = {"store": _without_store, "guard": _without_guard, "telemetry": _without_telemetry}
