@@ -130,6 +130,9 @@ def create_app(settings: Settings) -> FastAPI:
         version=__version__,
         lifespan=lifespan,
         dependencies=[Depends(admit)],
+        # An API path with a trailing slash is no route: a 404, not a 307 to the path
+        # without it (an id ending in an escaped "/" was redirected onto its route).
+        redirect_slashes=False,
     )
     app.openapi_version = OPENAPI_VERSION
     app.state.context = context

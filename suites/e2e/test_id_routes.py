@@ -10,7 +10,7 @@ from urllib.parse import quote
 
 import httpx
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from beacon.store.crypto import new_key_slot
@@ -47,6 +47,7 @@ def origin(
     max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(bad=hostile_ids)
+@example(bad="\x7f/")  # a trailing (escaped) slash was a 307 to the id's route
 def test_an_id_no_server_made_is_refused_on_every_id_route(
     origin: str, stack: Stack, bad: str
 ) -> None:

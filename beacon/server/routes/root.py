@@ -26,10 +26,17 @@ async def root(request: Request) -> RedirectResponse:
     return RedirectResponse(url="/panel/" + query)
 
 
+async def _into_folder(request: Request) -> RedirectResponse:
+    query = f"?{request.url.query}" if request.url.query else ""
+    return RedirectResponse(url=request.url.path + "/" + query, status_code=307)
+
+
 def mount_static(app: FastAPI) -> None:
     # The panel is static files beside the server package, not a Python package:
-    # nothing but HTML, JS and CSS may be served from it.
-    app.mount("/panel", StaticFiles(directory=str(_BEACON / "panel"), html=True), name="panel")
-    # Two demo hosts embedding the panel through its host adapter; the server
-    # itself stays host-blind (no per-host branch anywhere in it).
-    app.mount("/hosts", StaticFiles(directory=str(_BEACON / "hosts"), html=True), name="hosts")
+    # nothing but HTML, JS and CSS may be served from it. Two demo hosts embed the
+    # panel through its host adapter; the server itself stays host-blind (no per-host
+    # branch anywhere in it). The router adds no slashes (`app.py`), so a folder's
+    # bare name is led into it here.
+    for name in ("panel", "hosts"):
+        app.add_route(f"/{name}", _into_folder, include_in_schema=False)
+        app.mount(f"/{name}", StaticFiles(directory=str(_BEACON / name), html=True), name=name)
