@@ -118,6 +118,7 @@ async def _opened(
             if retry == _STALE_RETRIES:
                 raise
             span.add_event("beacon.resent", {"beacon.retry": retry + 1})
+            metrics.model_resent()
     try:
         yield response
     finally:

@@ -105,6 +105,10 @@ TURNS_SHED = Counter(
     "beacon_turns_shed_total",
     "Turns answered 503 busy before they started: the process was at BEACON_MAX_TURNS",
 )
+MODEL_RESENDS = Counter(
+    "beacon_model_resends_total",
+    "Model requests sent again: the kept-alive connection was closed under them",
+)
 
 TERMINALS = frozenset({"done", "error"})
 GRADES = frozenset({"EXACT", "LOWER_BOUND", "SHOWN", "UNKNOWN"})
@@ -182,6 +186,12 @@ def load_more_page(outcome: str) -> None:
 def turn_shed() -> None:
     """One turn answered 503 busy: the process was running its most turns."""
     TURNS_SHED.inc()
+
+
+def model_resent() -> None:
+    """One model request sent again on a fresh connection (``beacon.llm.client``): a
+    steady rate says an endpoint or proxy closes idle connections sooner than 4 s."""
+    MODEL_RESENDS.inc()
 
 
 def quota_refused() -> None:

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 import httpx
 import pytest
+from prometheus_client import REGISTRY
 
 from beacon.llm.client import Completion, LlmConfig, TextDelta, stream_completion
 from beacon.llm.errors import LlmUnavailable
@@ -84,6 +85,10 @@ async def serving(endpoint: Endpoint) -> AsyncIterator[LlmConfig]:
         yield LlmConfig(f"http://127.0.0.1:{port}/v1", "key", "m", timeout_s=10.0)
 
 
+def _resends() -> float:
+    return REGISTRY.get_sample_value("beacon_model_resends_total") or 0.0
+
+
 async def _ask(http: httpx.AsyncClient, config: LlmConfig) -> tuple[str, Completion]:
     text, done = [], None
     async for event in stream_completion(
@@ -100,9 +105,11 @@ async def _ask(http: httpx.AsyncClient, config: LlmConfig) -> tuple[str, Complet
 async def test_a_request_on_a_connection_closed_under_it_is_answered_on_a_fresh_one() -> None:
     # The second request on any connection finds it closed.
     endpoint = Endpoint(lambda connection, nth: "drop" if nth == 2 else "answer")
+    resent_before = _resends()
     async with serving(endpoint) as config, httpx.AsyncClient() as http:
         first = await _ask(http, config)
         second = await _ask(http, config)
+    assert _resends() == resent_before + 1  # an operator sees it in the metrics
 
     assert first[0] == "reply 1.1" and second[0] == "reply 2.1"
     assert second[1].finish_reason == "stop"
