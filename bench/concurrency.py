@@ -115,9 +115,9 @@ async def _posted(
         warm, _ = await post_at_once(
             http, stack.chat_url, warm_users, QUESTIONS, turns=WARM_TURNS, deadline_s=deadline_s
         )
-        problems = [r.failure or frame_problem(r.events) if r else "unfinished" for r in warm]
-        if any(problems):
-            raise RuntimeError(f"warm-up turns failed: {sorted({p for p in problems if p})}")
+        lost = lost_turns(warm)
+        if lost:
+            raise RuntimeError(f"warm-up turns failed: {sorted(set(lost))}")
         # A hundred people asking at once, a turn each: one user's hundred turns would
         # queue on that user's rate-limit bucket (one row, locked per take, on
         # PostgreSQL), which is the limit doing its job, not the time to a first frame.
@@ -225,9 +225,9 @@ def peak_connections(url: str, stop: threading.Event, seen: list[int]) -> None:
     seen.append(most)
 
 
-# (key, label, chat processes, PostgreSQL)
 # Warm-up turns before each hundred: P(a process of four gets none of 16) = (3/4)^16, 1 %.
 WARM_TURNS = 16
+# (key, label, chat processes, PostgreSQL)
 LAYOUTS = (
     ("sqlite_1", "1 process, SQLite", 1, False),
     ("postgres_2", "2 processes, PostgreSQL", 2, True),
