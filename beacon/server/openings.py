@@ -15,6 +15,15 @@ upstream resource and the pause ends as soon as the last opening does. A turn's
 own opening does not hold it back: a lone turn opens its upstream session while
 its ``start`` is stored and sent (beacon/loop/orchestrator.py), so the two
 overlap instead of adding up.
+
+A burst does not arrive at once: a hundred clients' requests reach the socket over
+tens of milliseconds, and in every gap between two of them the turns already
+started ran their work, so a request arriving in the gap's wake was not even read
+until that work yielded (the concurrency bench's ``queue``, most of its first
+frame). So after openings that overlapped (one began while another was opening,
+or in the moment after one), the paused turns go on only once no new opening has
+begun for ``QUIET_S``. A lone turn, or turns arriving one after another, never
+overlap and never wait for it.
 """
 
 from __future__ import annotations
@@ -27,6 +36,11 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 # An opening holds other turns back for at most this long: a start that cannot be
 # stored (the store restarting) must not stall every other turn's work meanwhile.
 MAX_HOLD_S = 1.0
+# After overlapping openings, how long no new one must begin before the paused turns
+# go on: longer than the gaps between a burst's requests on loopback (measured on the
+# concurrency bench: first frame p95 of 100 at once 244–371 → 130–254 ms with 10 ms),
+# short beside a turn's own work.
+QUIET_S = 0.01
 
 
 class Opening:
@@ -56,11 +70,14 @@ class Openings:
     wait for all of them before the loop even reads it.
     """
 
-    def __init__(self, hold_s: float = MAX_HOLD_S) -> None:
+    def __init__(self, hold_s: float = MAX_HOLD_S, quiet_s: float = QUIET_S) -> None:
         self._hold_s = hold_s
+        self._quiet_s = quiet_s
         self._count = 0
         self._paused: collections.deque[asyncio.Future[None]] = collections.deque()
         self._releasing = False
+        self._overlapped = False  # an opening began while another was opening
+        self._quiet: asyncio.TimerHandle | None = None  # the moment after a burst
 
     @property
     def count(self) -> int:
@@ -68,18 +85,31 @@ class Openings:
 
     def begin(self, hold_s: float | None = None) -> Opening:
         """A turn's opening, holding the others back for at most ``hold_s``."""
+        if self._count or self._quiet is not None:
+            self._overlapped = True
+        if self._quiet is not None:
+            self._quiet.cancel()
+            self._quiet = None
         self._count += 1
         return Opening(self, self._hold_s if hold_s is None else hold_s)
 
     def ended(self) -> None:
         self._count -= 1
+        if not self._count and self._overlapped and self._quiet_s > 0:
+            self._overlapped = False
+            self._quiet = asyncio.get_running_loop().call_later(self._quiet_s, self._quieted)
+            return
+        self._release_next()
+
+    def _quieted(self) -> None:
+        self._quiet = None
         self._release_next()
 
     async def wait(self, own: Opening | None = None) -> None:
         """Return once no turn is opening and every turn paused before has gone;
         ``own``, the waiting turn's opening, counts only while others are opening."""
         others = self._count - (1 if own is not None and own.active else 0)
-        if not others and not self._paused:
+        if not others and not self._paused and self._quiet is None:
             return
         paused = asyncio.get_running_loop().create_future()
         self._paused.append(paused)
@@ -87,7 +117,7 @@ class Openings:
         await paused
 
     def _release_next(self) -> None:
-        if self._count or self._releasing:
+        if self._count or self._releasing or self._quiet is not None:
             return
         while self._paused:
             paused = self._paused.popleft()

@@ -149,3 +149,38 @@ def test_a_turns_own_opening_does_not_hold_it_back_but_anothers_does() -> None:
         await asyncio.wait_for(paused, timeout=1)
 
     asyncio.run(scenario())
+
+
+def test_after_overlapping_openings_paused_turns_wait_until_none_began_for_a_quiet_moment() -> None:
+    async def scenario() -> None:
+        openings = Openings(quiet_s=0.2)
+        first, second = openings.begin(), openings.begin()  # a burst: they overlap
+        paused = asyncio.create_task(openings.wait())
+        await _settle()
+        first.end()
+        second.end()
+        await asyncio.sleep(0.05)
+        assert not paused.done(), "released before the burst's quiet moment"
+        late = openings.begin()  # one more request of the burst, inside the moment
+        late.end()
+        await asyncio.sleep(0.15)
+        assert not paused.done(), "a new opening begins the quiet moment again"
+        await asyncio.wait_for(paused, timeout=2)
+        # The burst is over: a turn arriving now does not wait.
+        await asyncio.wait_for(openings.wait(), timeout=0.1)
+
+    asyncio.run(scenario())
+
+
+def test_a_lone_opening_or_one_after_another_never_waits_for_a_quiet_moment() -> None:
+    async def scenario() -> None:
+        openings = Openings(quiet_s=30)  # would time every wait below out
+        for _ in range(3):  # turns one after another, none beside another
+            opening = openings.begin()
+            paused = asyncio.create_task(openings.wait())
+            await _settle()
+            opening.end()
+            await asyncio.wait_for(paused, timeout=1)
+            await asyncio.wait_for(openings.wait(), timeout=1)
+
+    asyncio.run(scenario())
