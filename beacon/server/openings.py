@@ -22,7 +22,8 @@ started ran their work, so a request arriving in the gap's wake was not even rea
 until that work yielded (the concurrency bench's ``queue``, most of its first
 frame). So after openings that overlapped (one began while another was opening,
 or in the moment after one), the paused turns go on only once no new opening has
-begun for ``QUIET_S``. A lone turn, or turns arriving one after another, never
+begun for ``QUIET_S``, within ``QUIET_MAX_S`` of the moment's start; after it, as
+long again without one. A lone turn, or turns arriving one after another, never
 overlap and never wait for it.
 """
 
@@ -38,9 +39,13 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 MAX_HOLD_S = 1.0
 # After overlapping openings, how long no new one must begin before the paused turns
 # go on: longer than the gaps between a burst's requests on loopback (measured on the
-# concurrency bench: first frame p95 of 100 at once 244–371 → 130–254 ms with 10 ms),
+# concurrency bench: first frame p95 of 100 at once 235–388 → 151–262 ms with 10 ms),
 # short beside a turn's own work.
 QUIET_S = 0.01
+# A quiet moment lasts at most this long however many openings begin in it, and
+# none begins for as long after it: arrivals that never pause for QUIET_S must not
+# hold the started turns' work back for good.
+QUIET_MAX_S = 0.1
 
 
 class Opening:
@@ -70,14 +75,19 @@ class Openings:
     wait for all of them before the loop even reads it.
     """
 
-    def __init__(self, hold_s: float = MAX_HOLD_S, quiet_s: float = QUIET_S) -> None:
+    def __init__(
+        self, hold_s: float = MAX_HOLD_S, quiet_s: float = QUIET_S, quiet_max_s: float = QUIET_MAX_S
+    ) -> None:
         self._hold_s = hold_s
         self._quiet_s = quiet_s
+        self._quiet_max_s = quiet_max_s
         self._count = 0
         self._paused: collections.deque[asyncio.Future[None]] = collections.deque()
         self._releasing = False
         self._overlapped = False  # an opening began while another was opening
         self._quiet: asyncio.TimerHandle | None = None  # the moment after a burst
+        self._quiet_began: float | None = None  # when this burst's quiet moment began
+        self._no_quiet_until = 0.0  # after a quiet moment, as long again without one
 
     @property
     def count(self) -> int:
@@ -85,7 +95,7 @@ class Openings:
 
     def begin(self, hold_s: float | None = None) -> Opening:
         """A turn's opening, holding the others back for at most ``hold_s``."""
-        if self._count or self._quiet is not None:
+        if self._count or self._quiet_began is not None:
             self._overlapped = True
         if self._quiet is not None:
             self._quiet.cancel()
@@ -95,21 +105,36 @@ class Openings:
 
     def ended(self) -> None:
         self._count -= 1
-        if not self._count and self._overlapped and self._quiet_s > 0:
-            self._overlapped = False
-            self._quiet = asyncio.get_running_loop().call_later(self._quiet_s, self._quieted)
+        if self._count:
             return
-        self._release_next()
+        if self._overlapped and self._quiet_s > 0:
+            self._overlapped = False
+            loop = asyncio.get_running_loop()
+            now = loop.time()
+            if now >= self._no_quiet_until:
+                if self._quiet_began is None:
+                    self._quiet_began = now
+                # A new opening in the moment begins it again, never past its bound.
+                until = min(now + self._quiet_s, self._quiet_began + self._quiet_max_s)
+                if until > now:
+                    self._quiet = loop.call_at(until, self._quieted)
+                    return
+        self._quieted()
 
     def _quieted(self) -> None:
+        if self._quiet_began is not None:
+            # Turns paused through a quiet moment go on for as long before another:
+            # under arrivals that never pause, they still get half the time.
+            self._no_quiet_until = asyncio.get_running_loop().time() + self._quiet_max_s
         self._quiet = None
+        self._quiet_began = None
         self._release_next()
 
     async def wait(self, own: Opening | None = None) -> None:
         """Return once no turn is opening and every turn paused before has gone;
         ``own``, the waiting turn's opening, counts only while others are opening."""
         others = self._count - (1 if own is not None and own.active else 0)
-        if not others and not self._paused and self._quiet is None:
+        if not others and not self._paused and self._quiet_began is None:
             return
         paused = asyncio.get_running_loop().create_future()
         self._paused.append(paused)
@@ -117,7 +142,7 @@ class Openings:
         await paused
 
     def _release_next(self) -> None:
-        if self._count or self._releasing or self._quiet is not None:
+        if self._count or self._releasing or self._quiet_began is not None:
             return
         while self._paused:
             paused = self._paused.popleft()

@@ -152,22 +152,23 @@ def test_a_turns_own_opening_does_not_hold_it_back_but_anothers_does() -> None:
 
 
 def test_after_overlapping_openings_paused_turns_wait_until_none_began_for_a_quiet_moment() -> None:
+    # Seconds, not milliseconds, so a loaded machine's scheduling cannot decide it.
     async def scenario() -> None:
-        openings = Openings(quiet_s=0.2)
+        openings = Openings(quiet_s=1.0, quiet_max_s=10)
         first, second = openings.begin(), openings.begin()  # a burst: they overlap
         paused = asyncio.create_task(openings.wait())
         await _settle()
         first.end()
         second.end()
-        await asyncio.sleep(0.05)
+        await asyncio.sleep(0.5)
         assert not paused.done(), "released before the burst's quiet moment"
         late = openings.begin()  # one more request of the burst, inside the moment
         late.end()
-        await asyncio.sleep(0.15)
+        await asyncio.sleep(0.75)  # past the first moment's end, inside the second's
         assert not paused.done(), "a new opening begins the quiet moment again"
-        await asyncio.wait_for(paused, timeout=2)
+        await asyncio.wait_for(paused, timeout=5)
         # The burst is over: a turn arriving now does not wait.
-        await asyncio.wait_for(openings.wait(), timeout=0.1)
+        await asyncio.wait_for(openings.wait(), timeout=1)
 
     asyncio.run(scenario())
 
@@ -182,5 +183,35 @@ def test_a_lone_opening_or_one_after_another_never_waits_for_a_quiet_moment() ->
             opening.end()
             await asyncio.wait_for(paused, timeout=1)
             await asyncio.wait_for(openings.wait(), timeout=1)
+
+    asyncio.run(scenario())
+
+
+def test_a_quiet_moment_ends_within_its_bound_and_none_begins_for_as_long_after_it() -> None:
+    async def scenario() -> None:
+        loop = asyncio.get_running_loop()
+        openings = Openings(quiet_s=0.1, quiet_max_s=0.5)
+        first, second = openings.begin(), openings.begin()
+        paused = asyncio.create_task(openings.wait())
+        await _settle()
+        first.end()
+        second.end()
+        began = loop.time()
+        # Arrivals that never pause for the quiet moment's 100 ms, for four times its bound.
+        while loop.time() - began < 2.0 and not paused.done():
+            one, two = openings.begin(), openings.begin()
+            one.end()
+            two.end()
+            await asyncio.sleep(0.02)
+        assert paused.done(), "arrivals that never pause held the paused turn for good"
+        assert loop.time() - began < 1.5
+        # Right after it, overlapping openings begin no new quiet moment.
+        third, fourth = openings.begin(), openings.begin()
+        again = asyncio.create_task(openings.wait())
+        await _settle()
+        third.end()
+        fourth.end()
+        await _settle()
+        assert again.done(), "a quiet moment began again at once"
 
     asyncio.run(scenario())
