@@ -33,7 +33,7 @@ from typing import Any
 
 import httpx
 
-from bench.common import frame_problem, median, post_turn
+from bench.common import median, post_turn
 from bench.concurrency import cpu_seconds
 from bench.turn_overhead import QUESTIONS, USERS
 from harness.chat_process import chat_env, server_process
@@ -121,7 +121,7 @@ async def _interleaved(
             sides = ("whole", "without") if first else ("without", "whole")
             for side in sides:
                 run = await post_turn(http, urls[side], tokens[index % USERS], question)
-                problem = run.failure or frame_problem(run.events)
+                problem = run.problem
                 if problem is not None:
                     failed.append(f"{side}: {problem}")
                 else:

@@ -101,6 +101,12 @@ class TurnRun:
     def frames(self, kind: str) -> list[dict[str, Any]]:
         return [e.json() for e in self.events if e.event == kind]
 
+    @property
+    def problem(self) -> str | None:
+        """Why this run is not a finished turn: the client's failure, else the first
+        frame rule its frames break (verify's rules); None for a good turn."""
+        return self.failure or frame_problem(self.events)
+
 
 async def post_turn(
     http: httpx.AsyncClient,

@@ -38,7 +38,6 @@ from bench.common import (
     TurnRun,
     format_ms,
     format_ratio,
-    frame_problem,
     percentile,
     post_at_once,
     ratio,
@@ -70,7 +69,7 @@ def lost_turns(runs: list[TurnRun | None]) -> list[str]:
         if run is None:
             reasons.append("did not finish within the deadline")
             continue
-        problem = run.failure or frame_problem(run.events)
+        problem = run.problem
         if problem is not None:
             reasons.append(problem)
     return reasons

@@ -36,7 +36,6 @@ from bench.common import (
     dev_requests,
     for_turn,
     format_ratio,
-    frame_problem,
     post_turn,
     ratio,
 )
@@ -147,7 +146,7 @@ async def measure_case(
 ) -> dict[str, Any]:
     headers = {SCENARIO_HEADER: scenario} if scenario else None
     run = await post_turn(http, stack.chat_url, token, question, headers=headers)
-    problem = run.failure or frame_problem(run.events)
+    problem = run.problem
     if problem is not None:
         raise RuntimeError(f"{label}: the turn failed: {problem}")
     completions = for_turn(await dev_requests(http, stack.llm_url), run.turn_id)

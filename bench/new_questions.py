@@ -34,7 +34,7 @@ from typing import Any
 
 import httpx
 
-from bench.common import format_ms, format_ratio, frame_problem, median, post_turn, turns_main
+from bench.common import format_ms, format_ratio, median, post_turn, turns_main
 from bench.concurrency import cpu_seconds
 from bench.load import chat_pid
 from bench.turn_overhead import QUESTIONS, USERS
@@ -100,7 +100,7 @@ async def _measure(stack: Stack, tokens: list[str], pairs: Sequence[Pair]) -> di
     async with httpx.AsyncClient() as http:
         for question in WARM * 2:  # the process's first uses, paid once
             run = await post_turn(http, stack.chat_url, tokens[0], question)
-            if (problem := run.failure or frame_problem(run.events)) is not None:
+            if (problem := run.problem) is not None:
                 raise RuntimeError(f"warm-up turn failed ({question!r}): {problem}")
         pid = chat_pid(stack)
         if pid is None:
@@ -111,7 +111,7 @@ async def _measure(stack: Stack, tokens: list[str], pairs: Sequence[Pair]) -> di
             for question in pair:
                 run = await post_turn(http, stack.chat_url, tokens[turn % len(tokens)], question)
                 turn += 1
-                if (problem := run.failure or frame_problem(run.events)) is not None:
+                if (problem := run.problem) is not None:
                     failed.append(f"{question}: {problem}")
                 else:
                     walls[kind].append(run.total_s)

@@ -37,7 +37,6 @@ from bench.common import (
     for_turn,
     format_ms,
     format_ratio,
-    frame_problem,
     median,
     percentile,
     post_sse,
@@ -218,7 +217,7 @@ async def _measure(
         mismatched = 0
         for question in QUESTIONS:  # warm-up: one turn each way per question
             run = await post_turn(http, stack.chat_url, token, question)
-            problem = run.failure or frame_problem(run.events)
+            problem = run.problem
             if problem is not None:
                 raise RuntimeError(f"warm-up turn failed ({question!r}): {problem}")
             completions = for_turn(await dev_requests(http, stack.llm_url), run.turn_id)
@@ -275,7 +274,7 @@ async def _measure(
                         ids[question]["relay"].append(relay_id)
                     continue
                 run = await post_turn(http, stack.chat_url, token, question)
-                problem = run.failure or frame_problem(run.events)
+                problem = run.problem
                 if problem is not None:
                     failed.append(problem)
                 else:

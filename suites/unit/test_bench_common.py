@@ -93,6 +93,14 @@ def test_a_damaged_turn_is_named(events: list[SseEvent], why: str) -> None:
     assert problem is not None and why in problem
 
 
+def test_a_runs_problem_is_the_clients_failure_first_then_its_frames() -> None:
+    intact = _turn("start", "references", "delta", "done")
+    assert TurnRun(intact).problem is None
+    assert TurnRun(intact, failure="HTTP 503").problem == "HTTP 503"
+    damaged = TurnRun(_turn("start", "plan"))
+    assert damaged.problem is not None and "0 terminal frames" in damaged.problem
+
+
 def test_the_load_bench_files_a_turn_as_done_its_error_code_or_lost_with_the_reason() -> None:
     assert load.outcome(TurnRun(_turn("start", "references", "delta", "done"))) == "done"
     refused = json.dumps({"turn_id": "t_1", "seq": 2, "code": "rate_limited"})
