@@ -22,13 +22,17 @@ _BEACON = Path(__file__).resolve().parent.parent.parent
     responses={**REDIRECT, **errors(*EDGE)},
 )
 async def root(request: Request) -> RedirectResponse:
-    query = f"?{request.url.query}" if request.url.query else ""
-    return RedirectResponse(url="/panel/" + query)
+    return _redirect(request, "/panel/")
 
 
 async def _into_folder(request: Request) -> RedirectResponse:
+    return _redirect(request, request.url.path + "/")
+
+
+def _redirect(request: Request, path: str) -> RedirectResponse:
+    """A 307 to ``path``, the request's query kept (the panel reads ``?lang=``)."""
     query = f"?{request.url.query}" if request.url.query else ""
-    return RedirectResponse(url=request.url.path + "/" + query, status_code=307)
+    return RedirectResponse(url=path + query, status_code=307)
 
 
 def mount_static(app: FastAPI) -> None:
