@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import itertools
+import zlib
 from collections.abc import Generator, Iterator
+from contextlib import AbstractContextManager
+from typing import TYPE_CHECKING
 
 import pytest
 from _pytest.nodeid import NodeId
@@ -11,6 +14,9 @@ from hypothesis import HealthCheck, settings
 
 from harness.postgres import Cluster, throwaway_cluster
 from harness.stack import Stack, printed_tails, running_stack
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
 
 _databases = itertools.count(1)
 
@@ -41,11 +47,23 @@ def _grouped(nodeid: str) -> bool:
     return nodeid.rfind("@") > nodeid.rfind("]")
 
 
+# The browser tests run back to back in a few groups, so that a worker's Chromium is
+# launched once for a group rather than once for each stretch of them (see _Chromium).
+CHROMIUM_GROUPS = 3
+
+
+def _chromium_group(item: pytest.Item) -> str:
+    module = item.nodeid.partition("::")[0]
+    return f"chromium-{zlib.crc32(module.encode()) % CHROMIUM_GROUPS}"
+
+
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     if not getattr(config.option, "loadgroup", False):
         return  # not an xdist worker under --dist loadgroup
     for item in items:
+        if "browser" in getattr(item, "fixturenames", ()) and not _groups(item):
+            item.add_marker(pytest.mark.xdist_group(_chromium_group(item)))
         groups = _groups(item)
         if groups and not _grouped(item.nodeid):
             item._id = NodeId.parse(f"{item.nodeid}@{'_'.join(groups)}")
@@ -90,6 +108,51 @@ def legacy_stack() -> Iterator[Stack]:
 @pytest.fixture(scope="session")
 def token(stack: Stack) -> str:
     return stack.token()
+
+
+class _Chromium:
+    """One Chromium for a test process's browser tests while they run back to back,
+    closed before any other test runs. A launch (Playwright's Node driver and
+    Chromium's own processes) is ~3 s of CPU, and one per module was ~35 a run. Not
+    simply session-scoped: between its calls Playwright's sync API leaves its event
+    loop marked running in the thread, and a later test's own ``asyncio.run`` fails
+    under it. Every test still gets fresh contexts (no cookie, storage or cache
+    crosses tests)."""
+
+    def __init__(self) -> None:
+        self._launched: AbstractContextManager[Browser] | None = None
+        self._browser: Browser | None = None
+
+    def get(self) -> Browser:
+        if self._browser is None:
+            from harness.browser import chromium  # Playwright loads only where used
+
+            launched = chromium()
+            self._browser = launched.__enter__()
+            self._launched = launched
+        return self._browser
+
+    def close(self) -> None:
+        launched, self._launched, self._browser = self._launched, None, None
+        if launched is not None:
+            launched.__exit__(None, None, None)
+
+
+_CHROMIUM = _Chromium()
+
+
+@pytest.fixture
+def browser() -> Browser:
+    return _CHROMIUM.get()
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    if "browser" not in getattr(item, "fixturenames", ()):
+        _CHROMIUM.close()
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    _CHROMIUM.close()
 
 
 @pytest.fixture(scope="session")

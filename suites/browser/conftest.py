@@ -1,6 +1,7 @@
 """The browser suite: sixteen specs against ``beacon up`` processes, gated by
-the substrate contract (``browser_substrate.py``). One Chromium per module,
-the session's stack per worker; pages are fresh contexts."""
+the substrate contract (``browser_substrate.py``). One Chromium while a worker
+runs its browser tests (suites/conftest.py), the session's stack per worker;
+pages are fresh contexts."""
 
 from __future__ import annotations
 
@@ -11,7 +12,6 @@ import pytest
 from browser_substrate import SubstrateVerdict, check_substrate
 from playwright.sync_api import Browser, Page
 
-from harness.browser import chromium
 from harness.stack import Stack
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -32,12 +32,6 @@ def _specs_need_a_green_substrate(request: pytest.FixtureRequest) -> None:
     verdict: SubstrateVerdict = request.getfixturevalue("substrate")
     if not verdict.ok:
         pytest.skip("the e2e substrate is red, so no spec verdict means anything: " + verdict.why)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with chromium() as launched:
-        yield launched
 
 
 @pytest.fixture

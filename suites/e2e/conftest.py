@@ -15,7 +15,7 @@ import pytest
 from panel_routing import ROUTED_TOKEN
 from playwright.sync_api import Browser, ConsoleMessage, Error, Page, Request, Route
 
-from harness.browser import PageLog, chromium
+from harness.browser import PageLog
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 PANEL_DIR = REPO_ROOT / "beacon" / "panel"
@@ -55,12 +55,6 @@ def panel_origin() -> Iterator[str]:
         server.shutdown()
         server.server_close()
         thread.join(timeout=5)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with chromium() as launched:
-        yield launched
 
 
 @pytest.fixture
