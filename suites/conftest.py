@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 import zlib
 from collections.abc import Generator, Iterator
-from contextlib import AbstractContextManager
+from contextlib import ExitStack
 from typing import TYPE_CHECKING
 
 import pytest
@@ -52,6 +52,10 @@ def _grouped(nodeid: str) -> bool:
 CHROMIUM_GROUPS = 3
 
 
+def _uses_browser(item: pytest.Item) -> bool:
+    return "browser" in getattr(item, "fixturenames", ())
+
+
 def _chromium_group(item: pytest.Item) -> str:
     module = item.nodeid.partition("::")[0]
     return f"chromium-{zlib.crc32(module.encode()) % CHROMIUM_GROUPS}"
@@ -62,7 +66,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if not getattr(config.option, "loadgroup", False):
         return  # not an xdist worker under --dist loadgroup
     for item in items:
-        if "browser" in getattr(item, "fixturenames", ()) and not _groups(item):
+        if _uses_browser(item) and not _groups(item):
             item.add_marker(pytest.mark.xdist_group(_chromium_group(item)))
         groups = _groups(item)
         if groups and not _grouped(item.nodeid):
@@ -120,22 +124,19 @@ class _Chromium:
     crosses tests)."""
 
     def __init__(self) -> None:
-        self._launched: AbstractContextManager[Browser] | None = None
+        self._open = ExitStack()
         self._browser: Browser | None = None
 
     def get(self) -> Browser:
         if self._browser is None:
             from harness.browser import chromium  # Playwright loads only where used
 
-            launched = chromium()
-            self._browser = launched.__enter__()
-            self._launched = launched
+            self._browser = self._open.enter_context(chromium())
         return self._browser
 
     def close(self) -> None:
-        launched, self._launched, self._browser = self._launched, None, None
-        if launched is not None:
-            launched.__exit__(None, None, None)
+        self._browser = None
+        self._open.close()  # an ExitStack is empty again after close, ready for a next launch
 
 
 _CHROMIUM = _Chromium()
@@ -147,7 +148,7 @@ def browser() -> Browser:
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:
-    if "browser" not in getattr(item, "fixturenames", ()):
+    if not _uses_browser(item):
         _CHROMIUM.close()
 
 
