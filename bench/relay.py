@@ -34,7 +34,9 @@ from mcp import ClientSession, types
 from mcp.client.streamable_http import streamable_http_client
 from pydantic import BaseModel, ConfigDict, Field
 
-# The chat server's SSE event limit: a 3000-row page is one event.
+# The chat server's SSE event limit: a 3000-row page is one event. Importing its
+# client module also makes this process read results as the chat server does
+# (beacon/upstream/lean_reading.py: none of the SDK's unread text or dumps).
 from beacon.loop.beside import REQUEST_PASSES
 from beacon.upstream.mcp_client import MAX_EVENT_BYTES
 from beacon.wire.headers import SCENARIO_HEADER, TURN_HEADER

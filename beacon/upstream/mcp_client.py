@@ -18,6 +18,7 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.types import CONNECTION_CLOSED
 
 from beacon.telemetry.tracing import inject
+from beacon.upstream import lean_reading
 from beacon.upstream.errors import (
     UpstreamAuthError,
     UpstreamError,
@@ -26,6 +27,9 @@ from beacon.upstream.errors import (
 )
 from beacon.wire.connections import IDLE_CONNECTION_S, client_tls
 from beacon.wire.headers import SCENARIO_HEADER, TURN_HEADER
+
+# The SDK client's work whose output nobody reads (each message's text, a dump).
+lean_reading.apply()
 
 # Larger than the SDK's 1 MiB default: a capped 3000-row table is one event.
 MAX_EVENT_BYTES = 8 * 1024 * 1024

@@ -21,7 +21,12 @@ from mcp import ClientSession, MCPError, types
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
 
+from beacon.upstream import lean_reading
 from harness.audit_upstream.errors import TargetUnavailable
+
+# The SDK client's work whose output nobody reads (each message's text, a dump):
+# an audit reads the largest results a server gives.
+lean_reading.apply()
 
 # A capped 3000-row table arrives as one event; the SDK's default is 1 MiB.
 MAX_EVENT_BYTES = 16 * 1024 * 1024
