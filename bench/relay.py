@@ -36,7 +36,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 # The chat server's SSE event limit: a 3000-row page is one event. Importing its
 # client module also makes this process read results as the chat server does
-# (beacon/upstream/lean_reading.py: none of the SDK's unread text or dumps).
+# (beacon/upstream/lean_reading.py: none of the SDK's work that buys nothing).
 from beacon.loop.beside import REQUEST_PASSES
 from beacon.upstream.mcp_client import MAX_EVENT_BYTES
 from beacon.wire.headers import SCENARIO_HEADER, TURN_HEADER

@@ -1,5 +1,5 @@
-"""Two pieces of the MCP SDK client's work on every message, whose output nobody
-reads, taken out; what the SDK checks and raises stays the same.
+"""Three pieces of the MCP SDK client's work on every message that buy nothing,
+taken out; what the SDK checks, returns and raises stays the same.
 
 - **A message's text.** The client writes each message it receives into a debug
   line before the logger is asked whether debug is on (``logger.debug(f"SSE
@@ -15,6 +15,13 @@ reads, taken out; what the SDK checks and raises stays the same.
   the same result, where the check itself is 0.01 ms. It is replaced here by the
   check alone, as the SDK's own ``validate_client_result`` does it: the same
   version check, the same surface row, the same validation, so the same errors.
+- **A message read against every kind of message.** The client reads each message
+  through the union of the four JSON-RPC envelopes, which validates it against each
+  kind in turn: 5.7 ms for the same result, where parsing it and validating it as
+  the one kind it can be is 1.5–1.9 ms. A message with a ``result`` and neither a
+  ``method`` nor an ``error`` can only be a response (the other three need one of
+  those), so it is parsed once and read as one; any other message, or one that is
+  not a valid response, is read by the union as before, with the union's errors.
 
 Applied when the upstream client is imported (``mcp_client.py``; the upstream
 auditor's client too), so every process that speaks to an MCP server through
@@ -29,9 +36,18 @@ from collections.abc import Mapping
 from types import UnionType
 from typing import Any
 
-from mcp_types import JSONRPCError, JSONRPCNotification, JSONRPCRequest, JSONRPCResponse
+import mcp.client.streamable_http as sdk_client
+from mcp_types import (
+    JSONRPCError,
+    JSONRPCMessage,
+    JSONRPCNotification,
+    JSONRPCRequest,
+    JSONRPCResponse,
+    jsonrpc_message_adapter,
+)
 from mcp_types import methods as sdk_methods
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
+from pydantic_core import from_json
 
 _ENVELOPES: tuple[type[BaseModel], ...] = (
     JSONRPCRequest,
@@ -66,6 +82,35 @@ def validate_server_result(
     sdk_methods._adapter(surface[(method, version)]).validate_python(data, by_name=False)
 
 
+class MessageReader:
+    """The client's reader of a message off the wire (``validate_json``, as the union
+    adapter it stands in for is called)."""
+
+    def validate_json(self, data: str | bytes | bytearray, /, **options: Any) -> JSONRPCMessage:
+        try:
+            parsed = from_json(data)
+        except ValueError:
+            parsed = None  # not JSON: the union says so, in its own words
+        if _only_a_response(parsed):
+            try:
+                return JSONRPCResponse.model_validate(parsed, **options)
+            except ValidationError:
+                pass  # not a response after all: the union's error, below
+        return jsonrpc_message_adapter.validate_json(data, **options)
+
+
+def _only_a_response(parsed: Any) -> bool:
+    return (
+        isinstance(parsed, dict)
+        and "result" in parsed
+        and "method" not in parsed
+        and "error" not in parsed
+    )
+
+
+READER = MessageReader()
+
+
 def apply() -> None:
     """Idempotent: the same functions set again."""
     for envelope in _ENVELOPES:
@@ -73,3 +118,5 @@ def apply() -> None:
         envelope.__str__ = brief  # type: ignore[method-assign]
     # The client session calls it through the module (``_methods.validate_server_result``).
     sdk_methods.validate_server_result = validate_server_result
+    # The streamable HTTP client reads every message through this module-level name.
+    setattr(sdk_client, "jsonrpc_message_adapter", READER)  # noqa: B010 (not re-exported)
