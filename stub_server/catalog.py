@@ -231,6 +231,10 @@ class StubTools:
         self.specs = _specs(search_index(ctx.corpus))
         self.counter = CallCounter()
         self.log = RequestLog()
+        # Each tool's listing, by whether it declares its output schema: made once.
+        # Building them (a JSON Schema generated from each arguments model) was ~7 ms
+        # of every tools/list, the largest single step of a turn at the stub's pace.
+        self._listed: dict[tuple[str, bool], Tool] = {}
 
     def scenario(self) -> Scenario:
         return CURRENT_SCENARIO.get() or self.default_scenario
@@ -240,10 +244,17 @@ class StubTools:
     ) -> ListToolsResult:
         scenario = self.scenario()
         tools = [
-            spec.tool(with_output_schema=scenario.declares_output_schema(spec.name))
+            self._listing(spec, scenario.declares_output_schema(spec.name))
             for spec in self.specs.values()
         ]
         return ListToolsResult(tools=tools)
+
+    def _listing(self, spec: ToolSpec, with_output_schema: bool) -> Tool:
+        key = (spec.name, with_output_schema)
+        listed = self._listed.get(key)
+        if listed is None:
+            listed = self._listed[key] = spec.tool(with_output_schema=with_output_schema)
+        return listed
 
     async def call_tool(
         self, _ctx: ServerRequestContext[Any], params: CallToolRequestParams
