@@ -125,6 +125,9 @@ def _read(reader: Any, data: str) -> tuple[str, Any]:
 @example(data='{"jsonrpc": "2.0", "id": 3, "result": {}, "method": "ping"}')
 @example(data='{"jsonrpc": "2.0", "id": 3, "result": []}')
 @example(data='{"jsonrpc": "1.0", "id": 3, "result": {}}')
+@example(data='{"jsonrpc": "2.0", "id": true, "result": {}}')  # ids the union refuses
+@example(data='{"jsonrpc": "2.0", "id": 3.0, "result": {}}')
+@example(data='{"jsonrpc": "2.0", "id": 123456789012345678901234567890, "result": {"a": 1e400}}')
 def test_a_message_is_read_as_the_sdks_union_reads_it(data: str) -> None:
     assert _read(READER, data) == _read(jsonrpc_message_adapter, data)
 
