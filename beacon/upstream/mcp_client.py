@@ -28,7 +28,7 @@ from beacon.upstream.errors import (
 from beacon.wire.connections import IDLE_CONNECTION_S, client_tls
 from beacon.wire.headers import SCENARIO_HEADER, TURN_HEADER
 
-# The SDK client's work whose output nobody reads (each message's text, a dump).
+# The SDK client's work that buys nothing, taken out (beacon/upstream/lean_reading.py).
 lean_reading.apply()
 
 # Larger than the SDK's 1 MiB default: a capped 3000-row table is one event.

@@ -24,7 +24,7 @@ from mcp.client.streamable_http import streamable_http_client
 from beacon.upstream import lean_reading
 from harness.audit_upstream.errors import TargetUnavailable
 
-# The SDK client's work whose output nobody reads (each message's text, a dump):
+# The SDK client's work that buys nothing, taken out (beacon/upstream/lean_reading.py):
 # an audit reads the largest results a server gives.
 lean_reading.apply()
 
