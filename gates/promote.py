@@ -25,6 +25,7 @@ from typing import Any
 
 import httpx
 
+from beacon.wire.connections import client_tls
 from harness.artifact import (
     Artifact,
     ArtifactError,
@@ -144,7 +145,7 @@ def stack_health(stack: Stack) -> str | None:
     origins = (stack.chat_url, stack.mcp_origin, stack.llm_url.removesuffix("/v1"))
     for origin in origins:
         try:
-            status = httpx.get(f"{origin}/healthz", timeout=5.0).status_code
+            status = httpx.get(f"{origin}/healthz", timeout=5.0, verify=client_tls()).status_code
         except httpx.HTTPError as exc:
             return f"{origin}/healthz: {type(exc).__name__}"
         if status != 200:

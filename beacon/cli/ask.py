@@ -9,6 +9,7 @@ from typing import Any
 
 import httpx
 
+from beacon.wire.connections import client_tls
 from beacon.wire.headers import SCENARIO_HEADER
 from beacon.wire.sse import SseEvent, parse_sse
 
@@ -67,7 +68,9 @@ def mint_service_token(mcp_origin: str, *, scopes: list[str], sub: str = "dev-se
 
 def _minted(mcp_origin: str, wanted: dict[str, object]) -> str:
     with reaching("stub MCP server", mcp_origin):
-        response = httpx.post(f"{mcp_origin}/dev/tokens", json=wanted, timeout=10)
+        response = httpx.post(
+            f"{mcp_origin}/dev/tokens", json=wanted, timeout=10, verify=client_tls()
+        )
     if response.status_code != 200:
         raise AskError(f"token endpoint answered {response.status_code}: {response.text[:200]}")
     try:
@@ -94,7 +97,7 @@ def check_scenario(mcp_url: str, scenario: str, token: str) -> None:
         "Accept": "application/json",
     }
     with reaching("stub MCP server", mcp_url):
-        response = httpx.get(mcp_url, headers=headers, timeout=10)
+        response = httpx.get(mcp_url, headers=headers, timeout=10, verify=client_tls())
     try:
         unknown = response.status_code == 400 and (
             response.json().get("error") == "unknown_scenario"
@@ -127,6 +130,7 @@ def run_turn(
             json=body,
             headers=headers,
             timeout=httpx.Timeout(TURN_TIMEOUT_S, connect=5.0),
+            verify=client_tls(),
         ) as response,
     ):
         if response.status_code != 200:
