@@ -12,6 +12,7 @@ import pytest
 from _pytest.nodeid import NodeId
 from hypothesis import HealthCheck, settings
 
+from harness.kept_tls import keep_default_tls
 from harness.postgres import Cluster, throwaway_cluster
 from harness.stack import Stack, printed_tails, running_stack
 
@@ -24,6 +25,10 @@ _databases = itertools.count(1)
 # hypothesis's 200 ms deadline and its too-slow check failed examples that pass.
 settings.register_profile("beacon", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("beacon")
+
+# A worker's tests and helpers make a client per request (`httpx.get`, `httpx.post`):
+# one verifying TLS context kept instead of one built each time (harness/kept_tls.py).
+keep_default_tls()
 
 
 # pytest-xdist's `--dist loadgroup` schedules by a "@group" suffix it writes into each
