@@ -64,14 +64,21 @@ class _Outcome(Enum):
 
 
 class LiveTurn:
-    def __init__(self, turn_id: str, owner: str) -> None:
+    def __init__(self, turn_id: str, owner: str, granted: frozenset[str] = frozenset()) -> None:
         self.turn_id = turn_id
         self.owner = owner
+        # What the starter's token granted: all this turn may use while it runs.
+        self.granted = granted
         self._log: list[bytes] = []
         self._closed = False
         self._ended = False  # the terminal frame is in the log
         self.terminal: bytes | None = None  # that frame, as published
         self._changed = asyncio.Condition()
+
+    @property
+    def ended(self) -> bool:
+        """Its terminal is published (so its answer and audit rows are stored)."""
+        return self._ended
 
     @property
     def published(self) -> int:

@@ -31,6 +31,11 @@ ANSWER_FRAMES = frozenset({"delta", *TERMINAL_FRAMES})
 _CODE = re.compile(r"[a-z][a-z0-9_]{0,47}")
 
 
+def split_granted(stored: str) -> frozenset[str]:
+    """``turns.granted`` read back: "" is a token that granted nothing."""
+    return frozenset(part for part in stored.split(",") if part)
+
+
 class OpenTurn(NamedTuple):
     """A turn's row, written in the same commit as its first frames."""
 
@@ -38,13 +43,15 @@ class OpenTurn(NamedTuple):
     owner: str
     session_id: str | None
     mode: str
+    # The capabilities the starter's token granted (``turns.granted``).
+    granted: frozenset[str] = frozenset()
 
 
 class TurnFrames(StoreCore):
     """Turns and their frames."""
 
     def _insert_turns(self, tx: Tx, opens: Sequence[OpenTurn], now: float) -> None:
-        for turn_id, owner, session_id, mode in opens:
+        for turn_id, owner, session_id, mode, granted in opens:
             if session_id is not None:
                 found = None
                 for _ in range(2):
@@ -64,14 +71,24 @@ class TurnFrames(StoreCore):
                 if found is None or found[0] != owner:
                     raise SessionNotOwned(session_id)
             tx.execute(
-                "INSERT INTO turns (id, session_id, owner, mode, status, created_at, worker) "
-                "VALUES (?, ?, ?, ?, 'running', ?, ?)",
-                (turn_id, session_id, owner, mode, now, self.worker),
+                "INSERT INTO turns "
+                "(id, session_id, owner, mode, status, created_at, worker, granted) "
+                "VALUES (?, ?, ?, ?, 'running', ?, ?, ?)",
+                (turn_id, session_id, owner, mode, now, self.worker, ",".join(sorted(granted))),
             )
 
-    def open_turn(self, turn_id: str, *, owner: str, session_id: str | None, mode: str) -> None:
+    def open_turn(
+        self,
+        turn_id: str,
+        *,
+        owner: str,
+        session_id: str | None,
+        mode: str,
+        granted: frozenset[str] = frozenset(),
+    ) -> None:
+        opening = OpenTurn(turn_id, owner, session_id, mode, granted)
         with self.transaction() as tx:
-            self._insert_turns(tx, [OpenTurn(turn_id, owner, session_id, mode)], self.clock())
+            self._insert_turns(tx, [opening], self.clock())
 
     def interrupt_running(
         self, make: Callable[[str, int], bytes], turn_id: str | None = None
@@ -170,10 +187,15 @@ class TurnFrames(StoreCore):
     def turn(self, turn_id: str) -> TurnRecord | None:
         row = self.read(
             lambda db: db.execute(
-                "SELECT id, session_id, owner, mode, status FROM turns WHERE id = ?", (turn_id,)
+                "SELECT id, session_id, owner, mode, status, granted FROM turns WHERE id = ?",
+                (turn_id,),
             ).fetchone()
         )
-        return TurnRecord(*row) if row else None
+        if row is None:
+            return None
+        turn, session_id, owner, mode, status, stored = row
+        granted = None if stored is None else split_granted(stored)
+        return TurnRecord(turn, session_id, owner, mode, status, granted)
 
     def frames_after(self, turn_id: str, after: int) -> list[bytes]:
         return [body for _, body in self.frames_since(turn_id, after)[1]]

@@ -56,6 +56,8 @@ class TurnRecord:
     owner: str
     mode: str
     status: str
+    # What its starter's token granted; None for a row made before it was kept.
+    granted: frozenset[str] | None = None
 
 
 class _Sealed(BaseModel):

@@ -7,6 +7,9 @@ column ``n``. ``worker`` is the process driving a running turn (a later column:
 databases made before it get it on start), as are the turn's end: ``code`` (the
 error frame's code, ``None`` for ``done``), ``first_answer_at`` (the commit of its
 first ``delta`` or of its terminal: what a user waits for) and ``ended_at``.
+``granted`` (later too) is what its starter's token granted, the capabilities
+comma-joined: all a running turn may still use, so a follower whose token no
+longer grants one of them is refused (``NULL`` in rows made before it).
 
 ``tool_calls`` is an analyst's row per call (no content: the arguments as a
 sha256 digest); with ``audit`` (the PEP's verdicts) and ``narration_audit`` (the
@@ -80,6 +83,7 @@ TABLES: tuple[Table, ...] = (
             _c("code", "text", null=True, later=True),
             _c("first_answer_at", "real", null=True, later=True),
             _c("ended_at", "real", null=True, later=True),
+            _c("granted", "text", null=True, later=True),
         ),
         ("id",),
     ),

@@ -1,16 +1,27 @@
 """Load-more decides every page for the token as it stands now, one call per slot
 at a time (real HTTP, issue 15): a downgraded token gets a denial, never the
-cards the turn already holds; eight calls at once get eight different pages."""
+cards the turn already holds; eight calls at once get eight different pages. A
+replay is decided the same way — also in the moment after a turn's terminal while
+its process still holds it live (its cleanup running: the upstream session's close)."""
 
 from __future__ import annotations
 
 import asyncio
+import threading
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
+import anyio
 import httpx
 import pytest
 
 from beacon.cli.ask import run_turn
+from beacon.server.app import create_app
+from beacon.server.hub import LiveTurn
+from beacon.server.settings import settings_from_env
+from harness.chat_process import chat_env
+from harness.inproc import serving
 from harness.stack import Stack
 
 pytestmark = pytest.mark.e2e
@@ -114,3 +125,47 @@ def test_a_downgraded_token_replays_no_turn_and_reads_no_answer_it_can_no_longer
     replay, session = read(full)  # the same user at full tier reads it all again
     assert replay.status_code == 200 and "event: done" in replay.text
     assert session.json()["messages"][1]["text"] == answer
+
+
+@pytest.fixture
+def held_cleanup(
+    stack: Stack, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[tuple[str, Any, threading.Event]]:
+    """A chat server in this process whose turns, once their terminal is out, stay
+    live until ``release`` is set: the window a busy machine stretches (the turn's
+    cleanup, its upstream session's close, still running)."""
+    release = threading.Event()
+    close = LiveTurn.close
+
+    async def held(live: LiveTurn) -> None:
+        await anyio.to_thread.run_sync(release.wait, 60)
+        await close(live)
+
+    monkeypatch.setattr(LiveTurn, "close", held)
+    app = create_app(settings_from_env(chat_env(stack, tmp_path)))
+    with serving(lambda _origin: app) as origin:
+        try:
+            yield origin, app, release
+        finally:
+            release.set()
+
+
+def test_a_turn_still_held_live_after_its_terminal_is_decided_for_the_token_as_it_stands(
+    stack: Stack, held_cleanup: tuple[str, Any, threading.Event]
+) -> None:
+    origin, app, release = held_cleanup
+    full = stack.token(sub="lingering")
+    events = run_turn(origin, {"message": PANORAMAS}, token=full)
+    assert events[-1].event == "done"
+    turn_id = events[0].json()["turn_id"]
+    assert app.state.context.hub.get(turn_id) is not None  # ended, still live here
+    url = f"{origin}/v1/turns/{turn_id}/events"
+    downgraded = stack.token(sub="lingering", tiers=("essentials",))
+    replay = httpx.get(url, headers={"Authorization": f"Bearer {downgraded}"}, timeout=60)
+    assert replay.status_code == 403 and replay.json()["error"]["code"] == "denied"
+    assert "event:" not in replay.text
+    # Decided by what it used (analytics), not by all its starter was granted.
+    for reader in (full, stack.token(sub="lingering", tiers=("essentials", "only:analytics"))):
+        replay = httpx.get(url, headers={"Authorization": f"Bearer {reader}"}, timeout=60)
+        assert replay.status_code == 200 and "event: done" in replay.text
+    release.set()

@@ -2,7 +2,9 @@
 
 Real processes, real HTTP, a throwaway PostgreSQL cluster started by the test
 session: a turn started on one process replays byte for byte and follows live
-on the other; a session written by one is read and continued by the other;
+on the other (and to a token granting what it may still use: one narrowed
+meanwhile is refused on either, then decided by what it used once it ended);
+a session written by one is read and continued by the other;
 another user gets the same 404 on either; a turn whose process is SIGKILLed
 ends with exactly one `interrupted` error when reattached on the survivor (and
 a live process's turn is never interrupted); concurrent load-mores of one slot
@@ -84,6 +86,28 @@ def test_a_turn_started_on_one_process_follows_live_on_the_other(
     # A follower that starts mid-way gets exactly the rest.
     tail = events(b, token, turn.turn_id, after=3)
     assert frames_of(tail.content) == frames_of(original)[3:]
+
+
+def test_a_running_turn_is_followed_on_either_process_only_by_a_token_granting_what_it_may_use(
+    stack: Stack, two: tuple[str, str]
+) -> None:
+    a, b = two
+    turn = StreamedTurn(a, stack.token(sub="narrowed"))  # enterprise_ai: every capability
+    assert turn.seen.wait(60) and turn.turn_id
+    # Core and photos only: enough for what this turn used, not for what it may still use.
+    photos = stack.token(sub="narrowed", tiers=("essentials", "only:photo_ai"))
+    for url in (a, b):  # A drives it (live); B follows it from the store
+        refused = events(url, photos, turn.turn_id)
+        assert refused.status_code == 403 and refused.json()["error"]["code"] == "denied"
+        assert "event:" not in refused.text  # not one frame of it
+    assert frames_of(turn.join())[-1].event in ("done", "error")
+    # Ended, it is decided by what it used: photos (and core) — readable now with
+    # that token, still refused to one without photos.
+    core = stack.token(sub="narrowed", tiers=("essentials",))
+    for url in (a, b):
+        replay = events(url, photos, turn.turn_id)
+        assert replay.status_code == 200 and replay.content == turn.raw
+        assert events(url, core, turn.turn_id).status_code == 403
 
 
 def test_another_user_gets_the_same_404_on_either_process(

@@ -27,6 +27,7 @@ TABLES: dict[str, dict[str, str]] = {
         "code": "text",
         "first_answer_at": "real",
         "ended_at": "real",
+        "granted": "text",
     },
     "frames": {"turn_id": "text", "seq": "int", "type": "text", "body": "blob"},
     "answers": {"turn_id": "text", "body": "blob", "sources": "blob", "saved_at": "real"},

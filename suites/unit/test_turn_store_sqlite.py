@@ -71,3 +71,34 @@ def test_a_database_made_before_workers_were_recorded_gets_the_column(tmp_path: 
     assert kept.interrupt_running(lambda turn, seq: b"x") == ["t0"]
     kept.open_turn("t1", owner="u", session_id=None, mode="single")
     assert kept.interrupt_running(lambda turn, seq: b"x") == []
+
+
+def test_a_turn_keeps_what_its_starter_was_granted_and_an_old_row_reads_as_unknown(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "beacon.sqlite3"
+    old = sqlite3.connect(path)
+    old.execute(
+        "CREATE TABLE turns (id TEXT PRIMARY KEY, session_id TEXT, owner TEXT NOT NULL, "
+        "mode TEXT NOT NULL, status TEXT NOT NULL, created_at REAL NOT NULL)"
+    )
+    old.execute("INSERT INTO turns VALUES ('t0', NULL, 'u', 'single', 'running', 0)")
+    old.commit()
+    old.close()
+    kept = SqliteStore(path, parse_keys(K1))
+    kept.open_turn("t1", owner="u", session_id=None, mode="single", granted=frozenset({"core"}))
+    kept.open_turn(
+        "t2", owner="u", session_id=None, mode="chat", granted=frozenset({"photo_ai", "core"})
+    )
+    kept.open_turn("t3", owner="u", session_id=None, mode="single")
+    grants = {t: getattr(kept.turn(t), "granted", "missing") for t in ("t0", "t1", "t2", "t3")}
+    # None: a row from before grants were kept (the reader falls back on what it
+    # used); an empty set: a token that granted nothing.
+    assert grants == {
+        "t0": None,
+        "t1": frozenset({"core"}),
+        "t2": frozenset({"photo_ai", "core"}),
+        "t3": frozenset(),
+    }
+    stored = sqlite3.connect(path).execute("SELECT granted FROM turns WHERE id = 't2'").fetchone()
+    assert stored == ("core,photo_ai",)  # sorted, in the clear: capability names only

@@ -7,7 +7,7 @@ resume, and a reconnect after the terminal is a 204 (EventSource stops).
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from typing import Annotated, Any
 
 import anyio
@@ -22,6 +22,7 @@ from beacon.server.openapi import GUARDED, SSE, TICKET_AUTH, TurnId, errors
 from beacon.server.replies import error, not_found
 from beacon.server.sse import ended_before, interrupted, stream
 from beacon.server.ticket_edge import TICKET_PARAM
+from beacon.store.turns import TurnStore
 from beacon.wire.turns import LAST_EVENT_ID_PATTERN, MAX_SEQ
 
 router = APIRouter()
@@ -53,31 +54,38 @@ async def turn_events(
     if live is not None:
         if live.owner != identity.sub:
             return not_found("turn")
+        # Ended here: its answer and audit rows are stored; running: its grant.
+        may_use = None if live.ended else live.granted
+        refused = await _refusal(store, turn_id, identity.tiers, may_use)
+        if refused is not None:
+            return refused
         if after and await ended_before(store, turn_id, after):
             return Response(status_code=204)
         return stream(live.follow(after), hint=ticketed)
     record = await anyio.to_thread.run_sync(store.turn, turn_id)
     if record is None or record.owner != identity.sub:
         return not_found("turn")
+    # Read for the token as it stands, like load-more: a replay is all or nothing
+    # (its bytes are the live stream's), so a turn that used a capability the
+    # caller has lost is refused whole — and one still running, if it may yet use
+    # one (what its starter was granted: its frames to come are not known).
+    may_use = None
     if record.status == "running":
         # Stored as running, driven by no process here. If its process died, it
         # ends now, once, after every frame its clients received; if another
         # process drives it (a shared store), it is followed from the store.
-        await anyio.to_thread.run_sync(store.interrupt_running, interrupted, turn_id)
-        if context.followers is not None:
-            # The first read here: a record this process cannot open is a coded
-            # error now, not a stream cut after its headers.
-            first = await anyio.to_thread.run_sync(store.frames_since, turn_id, after)
-            if first[0] != "running" and not first[1]:
-                return Response(status_code=204)
-            return stream(context.followers.follow(turn_id, after, first), hint=ticketed)
-    # A finished turn is decided again for the token as it stands, like load-more:
-    # a replay is all or nothing (its bytes are the live stream's), so a turn
-    # that used a capability the caller has lost is refused whole.
-    used = await anyio.to_thread.run_sync(store.capabilities_used, [turn_id])
-    lost = withheld_capability(used.get(turn_id, ()), identity.tiers)
-    if lost is not None:
-        return error(403, "denied", denial_notice(lost))
+        ended = await anyio.to_thread.run_sync(store.interrupt_running, interrupted, turn_id)
+        may_use = None if turn_id in ended else record.granted
+    refused = await _refusal(store, turn_id, identity.tiers, may_use)
+    if refused is not None:
+        return refused
+    if record.status == "running" and context.followers is not None:
+        # The first read here: a record this process cannot open is a coded
+        # error now, not a stream cut after its headers.
+        first = await anyio.to_thread.run_sync(store.frames_since, turn_id, after)
+        if first[0] != "running" and not first[1]:
+            return Response(status_code=204)
+        return stream(context.followers.follow(turn_id, after, first), hint=ticketed)
     frames = await anyio.to_thread.run_sync(store.frames_after, turn_id, after)
     if not frames:
         # Ended, and every frame is the client's already: nothing will ever follow.
@@ -88,3 +96,16 @@ async def turn_events(
             yield encoded
 
     return stream(replay(), hint=ticketed)
+
+
+async def _refusal(
+    store: TurnStore, turn_id: str, tiers: Iterable[object], may_use: frozenset[str] | None
+) -> Response | None:
+    """A 403 ``denied`` when the token no longer grants a capability the turn used
+    (its audit rows, stored with its answer) or, given ``may_use``, one a running
+    turn may still use; None when it may read the turn."""
+    if may_use is None:
+        used = await anyio.to_thread.run_sync(store.capabilities_used, [turn_id])
+        may_use = frozenset(used.get(turn_id, ()))
+    lost = withheld_capability(may_use, tiers)
+    return None if lost is None else error(403, "denied", denial_notice(lost))

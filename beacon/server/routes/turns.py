@@ -17,6 +17,7 @@ from fastapi.responses import StreamingResponse
 from beacon.llm.client import LlmConfig
 from beacon.loop.frames import Frame, terminal_error
 from beacon.loop.orchestrator import Turn, TurnDeps, new_turn_id
+from beacon.policy.capabilities import granted_capabilities
 from beacon.server.context import AppContext, Context, bearer_of, identify
 from beacon.server.hub import LiveTurn, Recovery
 from beacon.server.negotiation import EVENT_STREAM, serves
@@ -111,11 +112,12 @@ async def post_turn(
         # A W3C traceparent on the request is the turn span's parent.
         trace_parent=extract(request.headers),
     )
-    live = LiveTurn(turn_id, identity.sub)
+    granted = granted_capabilities(identity.tiers)
+    live = LiveTurn(turn_id, identity.sub, granted)
     context.hub.start(
         live,
         turn.run(),
-        _persister(context, OpenTurn(turn_id, identity.sub, session_id, body.mode)),
+        _persister(context, OpenTurn(turn_id, identity.sub, session_id, body.mode, granted)),
         lambda seq: terminal_error(turn_id, seq, "save_failed", "the turn could not be saved"),
         Recovery(_recoverable, _stored_after(store, turn_id), settings.store_retry_s),
     )
