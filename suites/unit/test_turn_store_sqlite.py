@@ -19,6 +19,20 @@ def sqlite_store(path: Path, spec: str = K1) -> SqliteStore:
     return SqliteStore(path / "beacon.sqlite3", parse_keys(spec))
 
 
+def old_database(tmp_path: Path) -> Path:
+    """A database made before the later columns, holding one running turn ``t0``."""
+    path = tmp_path / "beacon.sqlite3"
+    old = sqlite3.connect(path)
+    old.execute(
+        "CREATE TABLE turns (id TEXT PRIMARY KEY, session_id TEXT, owner TEXT NOT NULL, "
+        "mode TEXT NOT NULL, status TEXT NOT NULL, created_at REAL NOT NULL)"
+    )
+    old.execute("INSERT INTO turns VALUES ('t0', NULL, 'u', 'single', 'running', 0)")
+    old.commit()
+    old.close()
+    return path
+
+
 def test_writes_leave_the_wal_to_the_checkpointer(tmp_path: Path) -> None:
     kept = sqlite_store(tmp_path)
     for n in range(kept.CHECKPOINT_EVERY):
@@ -57,15 +71,7 @@ def test_the_writer_gives_up_on_a_lock_held_elsewhere_instead_of_stalling(
 
 
 def test_a_database_made_before_workers_were_recorded_gets_the_column(tmp_path: Path) -> None:
-    path = tmp_path / "beacon.sqlite3"
-    old = sqlite3.connect(path)
-    old.execute(
-        "CREATE TABLE turns (id TEXT PRIMARY KEY, session_id TEXT, owner TEXT NOT NULL, "
-        "mode TEXT NOT NULL, status TEXT NOT NULL, created_at REAL NOT NULL)"
-    )
-    old.execute("INSERT INTO turns VALUES ('t0', NULL, 'u', 'single', 'running', 0)")
-    old.commit()
-    old.close()
+    path = old_database(tmp_path)
     kept = SqliteStore(path, parse_keys(K1))
     # The old running turn has no worker: its process is long gone.
     assert kept.interrupt_running(lambda turn, seq: b"x") == ["t0"]
@@ -76,15 +82,7 @@ def test_a_database_made_before_workers_were_recorded_gets_the_column(tmp_path: 
 def test_a_turn_keeps_what_its_starter_was_granted_and_an_old_row_reads_as_unknown(
     tmp_path: Path,
 ) -> None:
-    path = tmp_path / "beacon.sqlite3"
-    old = sqlite3.connect(path)
-    old.execute(
-        "CREATE TABLE turns (id TEXT PRIMARY KEY, session_id TEXT, owner TEXT NOT NULL, "
-        "mode TEXT NOT NULL, status TEXT NOT NULL, created_at REAL NOT NULL)"
-    )
-    old.execute("INSERT INTO turns VALUES ('t0', NULL, 'u', 'single', 'running', 0)")
-    old.commit()
-    old.close()
+    path = old_database(tmp_path)
     kept = SqliteStore(path, parse_keys(K1))
     kept.open_turn("t1", owner="u", session_id=None, mode="single", granted=frozenset({"core"}))
     kept.open_turn(
