@@ -178,11 +178,16 @@ class Quota:
                     wait = max(0.05, min(wait, until_reset))
                 waker = asyncio.ensure_future(watch.wake.wait())
                 stopper = asyncio.ensure_future(stopping.wait())
-                done, pending = await asyncio.wait(
-                    {waker, stopper}, timeout=wait, return_when=asyncio.FIRST_COMPLETED
-                )
-                for task in pending:
-                    task.cancel()
+                try:
+                    done, _ = await asyncio.wait(
+                        {waker, stopper}, timeout=wait, return_when=asyncio.FIRST_COMPLETED
+                    )
+                finally:
+                    # Also when the stream is cancelled here (its client went away):
+                    # left pending, each would wait on its event until the process
+                    # stops — one more on the stop signal per disconnect.
+                    waker.cancel()
+                    stopper.cancel()
                 if stopping.is_set() or limit is None:
                     if not done:
                         yield KEEP_ALIVE

@@ -95,6 +95,33 @@ def test_the_stream_sends_the_count_on_connect_a_push_per_spend_and_the_reset(
     ]
 
 
+def test_a_stream_cancelled_while_it_waits_leaves_no_task_and_no_waiter_behind(
+    tmp_path: Path,
+) -> None:
+    # A client that goes away cancels the stream where it waits (Starlette cancels the
+    # response's task group): its wake-up tasks must go with it, not stay pending on the
+    # process's stop signal until the server stops (one more per disconnect).
+    quota = Quota(SqliteQuota(str(tmp_path / "q.sqlite3")), 3, keep_alive_s=30)
+    user = identity()
+
+    async def scenario() -> tuple[int, int]:
+        stream = quota.events(user, await quota.first(user))
+        await _next_event(stream)
+        reading = asyncio.create_task(anext(stream))  # waits for a spend or a stop
+        await asyncio.sleep(0.05)
+        reading.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await reading
+        await asyncio.sleep(0)  # a cancelled task ends on the loop's next pass
+        await stream.aclose()
+        left = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+        stopping = quota._stop_signal()
+        return len(left), len(stopping._waiters)  # type: ignore[attr-defined]
+
+    assert asyncio.run(scenario()) == (0, 0)
+    quota.close()
+
+
 def test_a_refusal_names_its_reset_and_the_seconds_until_it(tmp_path: Path) -> None:
     clock = Clock(datetime(2026, 12, 2, 23, 0, 0, tzinfo=UTC))
     quota = Quota(SqliteQuota(str(tmp_path / "q.sqlite3")), None, now=clock)
