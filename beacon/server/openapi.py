@@ -57,7 +57,7 @@ _WHY: dict[int, str] = {
     401: "Missing or rejected bearer (or stream ticket)",
     403: "A token of the other family for this route (wrong_token_family), a service token"
     " without the route's scope (missing_scope), or (a turn) a source the token no"
-    " longer grants",
+    " longer grants (one the turn used or, while it runs, may still use)",
     404: "No such turn or session for this caller",
     406: "The Accept header admits nothing this route answers with",
     409: "No further page",
