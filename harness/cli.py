@@ -9,6 +9,8 @@ imported when a command runs; these are thin adapters that map results to exits.
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 from pathlib import Path
 from typing import Annotated
@@ -38,7 +40,12 @@ def _sweep(
 
         live_sweep(root, upstream, token, out)
 
-    record = run_sweep(root)
+    # The seam checks run the product in this process, and it says what a server says
+    # (its start-up lines, the warning of a turn a check makes fail on purpose): kept
+    # back, and shown only when the sweep is red, after its verdicts.
+    printed = io.StringIO()
+    with contextlib.redirect_stderr(printed):
+        record = run_sweep(root)
     path = write_record(root.resolve(), record)
     for problem in record["problems"]:
         typer.echo(f"registry: {problem['file']}: {problem['field']}: {problem['message']}")
@@ -55,6 +62,9 @@ def _sweep(
         f"{record['count'] - passed} not; {len(record['problems'])} registry problems; "
         f"{record['wall_seconds']}s at {record['commit'][:12]} → {path}"
     )
+    if not record["ok"] and printed.getvalue():
+        typer.echo("what the checks printed:", err=True)
+        typer.echo(printed.getvalue().rstrip("\n"), err=True)
     raise typer.Exit(0 if record["ok"] else 1)
 
 

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
+import pytest
+from typer.testing import CliRunner
+
+import harness.sweep
 from harness.callers import find_callers
 from harness.fanin import audit
 from harness.sweep import content_hash, freshness, run_sweep, write_record
@@ -82,3 +87,39 @@ def test_the_fan_in_audit_names_the_items_behind_each_gate() -> None:
     assert "beacon.adjudication.counts" not in promote.unevidenced  # its unit tests import it
     assert set(report["observe"].behind) <= set(promote.behind)
     assert promote.level in ("ok", "warn")
+
+
+def _record(ok: bool) -> dict[str, object]:
+    verdict = {"id": "x", "file": "f", "field": "check", "message": "m", "verdict": "fail"}
+    return {
+        "ok": ok,
+        "problems": [],
+        "boundaries": [] if ok else [verdict],
+        "by_kind": {"internal-seam": 1},
+        "count": 1,
+        "wall_seconds": 0.1,
+        "commit": "0" * 40,
+    }
+
+
+@pytest.mark.parametrize("ok", [True, False])
+def test_what_the_checks_print_is_shown_only_under_a_red_sweep(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, ok: bool
+) -> None:
+    # A seam check runs the product in-process: its server's start-up line and the
+    # warning of a turn failed on purpose are not the sweep's to print when it is green.
+    from beacon.cli.main import app
+
+    def sweep(root: Path) -> dict[str, object]:
+        print("retention: sessions and turns 365 days", file=sys.stderr)
+        return _record(ok)
+
+    monkeypatch.setattr(harness.sweep, "run_sweep", sweep)
+    monkeypatch.setattr(harness.sweep, "write_record", lambda root, record: tmp_path / "r.json")
+    result = CliRunner().invoke(app, ["sweep", "--root", str(tmp_path)])
+    assert result.exit_code == (0 if ok else 1), result.output
+    assert result.output.startswith("swept 1 boundaries" if ok else "fail: x (f)")
+    if ok:
+        assert "retention" not in result.output
+    else:
+        assert "what the checks printed:\nretention: sessions and turns 365 days" in result.output
