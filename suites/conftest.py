@@ -66,6 +66,20 @@ def _chromium_group(item: pytest.Item) -> str:
     return f"chromium-{zlib.crc32(module.encode()) % CHROMIUM_GROUPS}"
 
 
+# A fixture shared by a module's (or a class's) tests is made once per worker that runs
+# one of them: under `--dist loadgroup` an ungrouped test is scheduled alone, so a
+# module's stack or server was started on every worker its tests landed on (a run
+# started ~15 such copies, 2–5 s of CPU each). Such a module runs on one worker.
+_SHARED_SCOPES = frozenset({"module", "class", "package"})
+
+
+def _shares_a_fixture(item: pytest.Item) -> bool:
+    info = getattr(item, "_fixtureinfo", None)
+    if info is None:
+        return False
+    return any(defs and defs[-1].scope in _SHARED_SCOPES for defs in info.name2fixturedefs.values())
+
+
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     if not getattr(config.option, "loadgroup", False):
@@ -73,6 +87,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if _uses_browser(item) and not _groups(item):
             item.add_marker(pytest.mark.xdist_group(_chromium_group(item)))
+        elif _shares_a_fixture(item) and not _groups(item):
+            module = item.nodeid.partition("::")[0]
+            item.add_marker(pytest.mark.xdist_group(f"module-{module}"))
         groups = _groups(item)
         if groups and not _grouped(item.nodeid):
             item._id = NodeId.parse(f"{item.nodeid}@{'_'.join(groups)}")
