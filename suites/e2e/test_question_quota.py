@@ -63,6 +63,7 @@ class QuotaStream:
         self.headers: dict[str, str] = {}
         self._changed = threading.Condition()
         self._socket: socket.socket | None = None
+        self._closed = False  # under _changed: a reader connecting after close() stops at once
         self._client = httpx.Client(timeout=httpx.Timeout(30.0, read=None))
         self._thread = threading.Thread(target=self._read, daemon=True)
         self._thread.start()
@@ -72,7 +73,10 @@ class QuotaStream:
         try:
             with self._client.stream("GET", f"{self.url}/v1/quota/events", headers=headers) as r:
                 self.status, self.headers = r.status_code, dict(r.headers)
-                self._socket = r.extensions["network_stream"].get_extra_info("socket")
+                with self._changed:
+                    self._socket = r.extensions["network_stream"].get_extra_info("socket")
+                    if self._closed:
+                        return
                 event = ""
                 for line in r.iter_lines():
                     if line.startswith("event: "):
@@ -98,9 +102,11 @@ class QuotaStream:
         # Closing the client from here does not wake a read blocked in the thread
         # (each close waited out its 5 s join, the thread left reading): shutting
         # the socket down ends the read at once.
-        if self._socket is not None:
-            with suppress(OSError):
-                self._socket.shutdown(socket.SHUT_RDWR)
+        with self._changed:
+            self._closed = True
+            if self._socket is not None:
+                with suppress(OSError):
+                    self._socket.shutdown(socket.SHUT_RDWR)
         self._client.close()
         self._thread.join(timeout=5)
         assert not self._thread.is_alive(), "the quota stream's reader did not stop"
