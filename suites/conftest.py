@@ -85,11 +85,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if not getattr(config.option, "loadgroup", False):
         return  # not an xdist worker under --dist loadgroup
     for item in items:
-        if _uses_browser(item) and not _groups(item):
-            item.add_marker(pytest.mark.xdist_group(_chromium_group(item)))
-        elif _shares_a_fixture(item) and not _groups(item):
-            module = item.nodeid.partition("::")[0]
-            item.add_marker(pytest.mark.xdist_group(f"module-{module}"))
+        if not _groups(item):
+            if _uses_browser(item):
+                item.add_marker(pytest.mark.xdist_group(_chromium_group(item)))
+            elif _shares_a_fixture(item):
+                module = item.nodeid.partition("::")[0]
+                item.add_marker(pytest.mark.xdist_group(f"module-{module}"))
         groups = _groups(item)
         if groups and not _grouped(item.nodeid):
             item._id = NodeId.parse(f"{item.nodeid}@{'_'.join(groups)}")

@@ -19,7 +19,8 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 
-SCRATCH = """
+# Each scratch module's tests write which worker ran them.
+LOGGED = """
 import os
 from pathlib import Path
 
@@ -31,7 +32,11 @@ OUT = Path(os.environ["GROUP_LOG"])
 def _ran(name: str) -> None:
     with OUT.open("a") as log:
         log.write(f"{name} {os.environ['PYTEST_XDIST_WORKER']}\\n")
+"""
 
+SCRATCH = (
+    LOGGED
+    + """
 
 @pytest.mark.xdist_group("together")
 @pytest.mark.parametrize("n", range(6))
@@ -48,21 +53,12 @@ def test_grouped_summary() -> None:
 def test_free(n: int) -> None:
     _ran(f"free[{n}]")
 """
+)
 
 # Ungrouped tests sharing a module-scoped fixture (a module's own server, in the suite).
-SHARED = """
-import os
-from pathlib import Path
-
-import pytest
-
-OUT = Path(os.environ["GROUP_LOG"])
-
-
-def _ran(name: str) -> None:
-    with OUT.open("a") as log:
-        log.write(f"{name} {os.environ['PYTEST_XDIST_WORKER']}\\n")
-
+SHARED = (
+    LOGGED
+    + """
 
 @pytest.fixture(scope="module")
 def server() -> str:
@@ -74,6 +70,7 @@ def server() -> str:
 def test_shared(server: str, n: int) -> None:
     _ran(f"shared[{n}]")
 """
+)
 
 # The scratch suite's conftest takes the suite's hooks, nothing else.
 CONFTEST = (
@@ -103,7 +100,7 @@ def test_a_groups_tests_run_on_one_worker_and_are_reported_by_their_own_names(
     lines = [line.split() for line in log.read_text(encoding="utf-8").splitlines()]
     ran = dict(lines)
     assert len(ran) == 20
-    grouped = {worker for name, worker in ran.items() if name[:4] in ("grou", "summ")}
+    grouped = {worker for name, worker in ran.items() if name.startswith(("grouped", "summary"))}
     assert len(grouped) == 1, f"the group ran on {sorted(grouped)}"
     # A module whose tests share a fixture runs on one worker, which makes it once.
     assert [name for name, _ in lines].count("server-made") == 1
