@@ -31,6 +31,7 @@ import anyio
 from beacon.store.errors import StoreUnavailable
 from beacon.store.frames import StoredFrame
 from beacon.store.turns import TurnStore
+from beacon.wire.turns import MAX_SEQ
 
 log = logging.getLogger(__name__)
 POLL_S = 2.0
@@ -92,6 +93,14 @@ class StoreFollowers:
                 if time.monotonic() >= give_up:
                     return None
                 await asyncio.sleep(min(RECONNECT_S, self._poll_s))
+
+    async def until_ended(self, turn_id: str) -> bool:
+        """Until the turn no longer runs, reading none of its frames, every wait
+        bounded as ``follow``'s; False if the store stayed away meanwhile."""
+        async for chunk in self.follow(turn_id, MAX_SEQ):
+            if chunk == CUT:
+                return False
+        return True
 
     async def follow(
         self,

@@ -119,6 +119,51 @@ def test_a_running_turn_is_followed_on_either_process_only_by_a_token_granting_w
                 proc.kill()
 
 
+def test_a_running_turn_without_a_kept_grant_reaches_a_narrower_token_only_once_ended(
+    stack: Stack, shared_env: dict[str, str], pg_url: str
+) -> None:
+    full = stack.token(sub="upgraded")  # enterprise_ai: every capability
+    photos = stack.token(sub="upgraded", tiers=("essentials", "only:photo_ai"))
+    core = stack.token(sub="upgraded", tiers=("essentials",))
+
+    def status(turn_id: str) -> str:
+        with psycopg.connect(pg_url) as conn:
+            row = conn.execute("SELECT status FROM turns WHERE id = %s", (turn_id,)).fetchone()
+        assert row is not None
+        return str(row[0])
+
+    def follow(url: str, token: str, turn_id: str) -> tuple[str, int, bytes]:
+        """The turn's status when the follower's answer began, its code and body."""
+        with httpx.stream(
+            "GET",
+            f"{url}/v1/turns/{turn_id}/events",
+            headers=auth(token),
+            timeout=httpx.Timeout(60.0, connect=5.0),
+        ) as response:
+            began = status(turn_id)
+            return began, response.status_code, response.read()
+
+    # The shared env's answer deadline (4 s) ends the stalled turn by itself.
+    with chat_process(shared_env) as (a, _), chat_process(shared_env) as (b, _):
+        turn = StreamedTurn(a, full)
+        assert turn.seen.wait(60) and turn.turn_id
+        # As a server of the version before ``granted`` was kept had written it.
+        with psycopg.connect(pg_url) as conn:
+            conn.execute("UPDATE turns SET granted = NULL WHERE id = %s", (turn.turn_id,))
+        with ThreadPoolExecutor(max_workers=3) as pool:
+            followers = [pool.submit(follow, b, t, turn.turn_id) for t in (full, photos, core)]
+            original = turn.join()
+            answers = [f.result(timeout=60) for f in followers]
+    (live_at, live_code, live), (photos_at, photos_code, replay), (core_at, core_code, _) = answers
+    assert frames_of(original)[-1].event in ("done", "error")
+    # Every capability granted: nothing to decide, followed live from the store.
+    assert (live_at, live_code, live) == ("running", 200, original)
+    # Narrower tokens are answered only after the turn ended, by what it used: the
+    # photos it searched (readable with photos, refused to core alone).
+    assert photos_at != "running" and (photos_code, replay) == (200, original)
+    assert core_at != "running" and core_code == 403
+
+
 def test_another_user_gets_the_same_404_on_either_process(
     stack: Stack, two: tuple[str, str]
 ) -> None:

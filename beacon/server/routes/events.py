@@ -2,11 +2,14 @@
 
 Live from this process's hub, followed from the store when another process
 drives it, replayed when it has ended; ``Last-Event-ID`` and ``after`` both
-resume, and a reconnect after the terminal is a 204 (EventSource stops).
+resume, and a reconnect after the terminal is a 204 (EventSource stops). Every
+path decides the turn for the token as it stands; a running turn whose grant is
+unknown is answered to a narrower token only after it ended.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator, Iterable
 from typing import Annotated, Any
 
@@ -14,17 +17,20 @@ import anyio
 from fastapi import APIRouter, Depends, Header, Query, Request
 from fastapi.responses import Response, StreamingResponse
 
-from beacon.policy.capabilities import withheld_capability
+from beacon.policy.capabilities import CAPABILITIES, withheld_capability
 from beacon.policy.notices import denial_notice
 from beacon.server.context import Context, identify
+from beacon.server.follow import StoreFollowers
 from beacon.server.negotiation import EVENT_STREAM, serves
 from beacon.server.openapi import GUARDED, SSE, TICKET_AUTH, TurnId, errors
-from beacon.server.replies import error, not_found
+from beacon.server.replies import error, not_found, store_unavailable
 from beacon.server.sse import ended_before, interrupted, stream
 from beacon.server.ticket_edge import TICKET_PARAM
+from beacon.store.records import TurnRecord
 from beacon.store.turns import TurnStore
 from beacon.wire.turns import LAST_EVENT_ID_PATTERN, MAX_SEQ
 
+log = logging.getLogger(__name__)
 router = APIRouter()
 
 
@@ -76,6 +82,21 @@ async def turn_events(
         # process drives it (a shared store), it is followed from the store.
         ended = await anyio.to_thread.run_sync(store.interrupt_running, interrupted, turn_id)
         may_use = None if turn_id in ended else record.granted
+        if (
+            turn_id not in ended
+            and may_use is None
+            and context.followers is not None
+            and withheld_capability(CAPABILITIES, identity.tiers) is not None
+        ):
+            # Running, with no grant kept: its row was made by an older version of
+            # the server (a rolling upgrade onto one database), so what it may yet
+            # use is unknown. A token that grants every capability follows it live;
+            # any other is answered once it has ended, decided by what it used:
+            # late, never a frame it may not see.
+            log.info("turn %s: its grant is unknown; a follower waits for its end", turn_id)
+            record = await _once_ended(context.followers, store, turn_id)
+            if record is None:
+                return store_unavailable()
     refused = await _refusal(store, turn_id, identity.tiers, may_use)
     if refused is not None:
         return refused
@@ -96,6 +117,17 @@ async def turn_events(
             yield encoded
 
     return stream(replay(), hint=ticketed)
+
+
+async def _once_ended(
+    followers: StoreFollowers, store: TurnStore, turn_id: str
+) -> TurnRecord | None:
+    """The turn's record after it stopped running; None if the store stayed away
+    (or the turn outlived a follower's bound) meanwhile."""
+    if not await followers.until_ended(turn_id):
+        return None
+    record = await anyio.to_thread.run_sync(store.turn, turn_id)
+    return record if record is not None and record.status != "running" else None
 
 
 async def _refusal(
