@@ -50,6 +50,11 @@ async def turn_events(
         str | None, Header(pattern=LAST_EVENT_ID_PATTERN, max_length=9)
     ] = None,
 ) -> Any:
+    """A turn's frames after ``after`` (or ``Last-Event-ID``), to its owner, for the
+    token as it stands: live while the turn runs, replayed once it ended, and 204
+    when the client already holds them all. A running turn whose grant is unknown
+    (started by an older server version during a rolling upgrade) is answered to a
+    token short of any capability only once it has ended."""
     identity = identify(request)
     store = context.store
     # Present only if the edge opened it (a ticket, when sent, decides alone).
