@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 import tomllib
 from pathlib import Path
 
@@ -39,3 +41,20 @@ def test_rewriting_the_list_leaves_the_rest_of_pyproject_byte_identical() -> Non
     changed = rewritten(text, ["suites/unit/test_a.py"])
     assert tomllib.loads(changed)["tool"]["mutmut"][KEY] == ["suites/unit/test_a.py"]
     assert rewritten(changed, committed(ROOT)) == text
+
+
+def test_the_mutation_runs_own_pytest_collects_every_test_it_selects() -> None:
+    """``make mutation`` runs pytest with mutmut's arguments (xdist off, among them):
+    every selected module must collect there, or no mutant is ever judged."""
+    mutmut = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["mutmut"]
+    ran = subprocess.run(
+        [sys.executable, "-m", "pytest", "--collect-only", "-q"]
+        + mutmut["pytest_add_cli_args"]
+        + mutmut[KEY],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert ran.returncode == 0, ran.stdout[-2000:] + ran.stderr[-2000:]
+    assert " tests collected" in ran.stdout
