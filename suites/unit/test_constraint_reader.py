@@ -208,6 +208,31 @@ def test_a_subject_no_topic_word_names_is_kept_as_the_topic(question: str, topic
     assert axes(question)["topic"] == topic
 
 
+@pytest.mark.parametrize(
+    ("question", "value", "phrase"),
+    [
+        ("Photos of electrical hazards in Harbor Tower", "electrical", "electrical"),
+        ("Photos of safety issues in Harbor Tower", "safety", "safety"),
+        ("Documents about fire safety in Harbor Tower", "fire safety", "fire safety"),
+        ("Documents on quality in Harbor Tower", "quality", "quality"),
+    ],
+)
+def test_a_category_or_kind_word_in_a_photo_or_document_question_is_what_it_shows(
+    question: str, value: str, phrase: str
+) -> None:
+    # A photo or a document has no category or kind: the word is its topic, whole.
+    read = read_constraints(question, projects=PROJECTS, today=TODAY)
+    assert read[1:] == (Constraint("topic", value, phrase),)
+
+
+def test_a_category_or_kind_word_in_a_findings_question_stays_on_its_axis() -> None:
+    assert axes("Safety findings about electrical in Harbor Tower") == {
+        "project": "prj-harbor-tower",
+        "category": "electrical",
+        "kind": "safety",
+    }
+
+
 def test_photos_of_nothing_but_function_words_have_no_topic() -> None:
     assert "topic" not in axes("Show me photos of the")
     assert "topic" not in axes("Show me photos, please")
