@@ -150,7 +150,10 @@ conformance: setup-test
 mutation: setup-test
 	$(PY) -m harness.table_mutation --all-targets --json reports/mutation/tables.json
 	rm -rf mutants
-	$(VENV)/bin/mutmut run --max-children 2 >/dev/null
+	@# Its output (a spinner) goes to a log; a failed run shows the log's end, not just "Error 1".
+	@$(VENV)/bin/mutmut run --max-children 2 >reports/mutation/mutmut.log 2>&1 || { \
+		tail -n 25 reports/mutation/mutmut.log | tr '\r' '\n' | grep -v '^ *$$' | tail -n 25; \
+		echo "mutation: mutmut failed (whole log: reports/mutation/mutmut.log)" >&2; exit 1; }
 	@$(PY) -m harness.mutation_score --floor 90
 
 # Benchmarks (SPEC §7), each on its own loopback stack (~1 min on 2 cores): figures are
