@@ -73,7 +73,19 @@ def test_the_anchor_names_the_leaders_or_says_the_sample_does_not_settle_it() ->
     led = enumeration(
         "c1", "inspector", ["A", "B"], complete=True, relation="r", extreme="most", leaders=["A"]
     ).record()
-    assert led["leaders"] == ["A"] and "name the leaders" in led["instruction"]
+    assert led == {
+        "kind": "enumeration",
+        "slot": "c1",
+        "instruction": "Code read the most inspector from a field of every matching record:"
+        " name the leaders below (all of them: a tie is a tie), state no tally.",
+        # The extreme adds to what every enumeration carries; it replaces none of it.
+        "field": "inspector",
+        "members": ["A", "B"],
+        "complete": True,
+        "relation": "r",
+        "extreme": "most",
+        "leaders": ["A"],
+    }
     unsettled = enumeration(
         "c1", "inspector", ["A", "B"], complete=False, relation="r", extreme="most"
     ).record()

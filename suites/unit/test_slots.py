@@ -171,10 +171,11 @@ def test_a_boundary_at_the_end_of_the_buffer_waits_for_more_whitespace() -> None
 
 def test_a_count_of_another_set_is_never_rendered_in_the_models_sentence() -> None:
     # Exactly 102 of level 2, but the question asked about last week: not the answer.
-    wider = Counted("c1", Grade.EXACT, 102, 10, unapplied=("last week",))
+    wider = Counted("c1", Grade.EXACT, 102, 10, unapplied=("last week", "inspector Dana"))
     text, audit = render_narration(
         "There are {{count:c1}} photos. Here are some of them.", {"c1": wider}
     )
     assert "102" not in text and text == "Here are some of them."
     assert [(e.kind, e.slot) for e in audit] == [("scope_unapplied", "c1")]
-    assert "last week" in audit[0].detail
+    # The audit names every filter the count left out, as the question put it.
+    assert audit[0].detail == "counts a wider set than asked: last week; inspector Dana"
