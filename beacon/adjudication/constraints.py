@@ -26,7 +26,8 @@ from dataclasses import dataclass, replace
 from datetime import date
 from typing import Any
 
-from beacon.lexicon.dates import Window, read_dates
+from beacon.lexicon.date_bounds import UnreadDate, read_asked_dates
+from beacon.lexicon.dates import Window
 from beacon.lexicon.words import (
     CATEGORIES,
     COMPANY_WORDS,
@@ -43,6 +44,7 @@ from beacon.lexicon.words import (
 from beacon.wire.tools import ToolSpec, tool_spec
 
 TIME_OF_DAY = "time_of_day"
+UNREAD_DATE = "unread"  # a date's value when no window stands for it (lexicon/dates.py)
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,7 +132,13 @@ def _project(text: str, projects: Iterable[Mapping[str, str]]) -> tuple[Constrai
 
 def _dates(text: str, today: date) -> tuple[list[Constraint], str]:
     found = []
-    for item in read_dates(text, today):
+    for item in read_asked_dates(text, today):
+        if isinstance(item, UnreadDate):
+            # A date the set is limited by that no window stands for: no call can be
+            # shown to carry it, so no count of this question is of the asked set.
+            found.append(Constraint("date", UNREAD_DATE, item.phrase))
+            text = _blank(text, item.start_at, item.end_at)
+            continue
         window = item.window
         value = f"{window.start or ''}..{window.end or ''}"
         if item.time_of_day:
@@ -317,6 +325,12 @@ def judge_scope(
     unapplied: list[Constraint] = []
     for axis in dict.fromkeys(c.axis for c in constraints):
         group = [c for c in constraints if c.axis == axis]
+        # An unread date is never one side of alternatives another call's side answers:
+        # whatever else the call carried on its axis, it left this out.
+        unapplied += [c for c in group if c.value == UNREAD_DATE]
+        group = [c for c in group if c.value != UNREAD_DATE]
+        if not group:
+            continue
         hits = [c for c in group if _can(spec, c) and _carried(c, arguments)]
         if hits:
             applied += hits  # one side of alternatives; the others are other calls' sides

@@ -39,6 +39,7 @@ _MONTH_NUMBER = {
     "sept": 9,
 }
 _MONTH_WORD = "|".join(sorted(_MONTH_NUMBER, key=len, reverse=True))
+MONTH_WORDS: tuple[str, ...] = tuple(_MONTH_NUMBER)  # every spelling a rule reads as a month
 _YEAR = r"(?P<year>(?:19|20)\d{2})"
 _N = r"(?P<n>\d{1,3})"
 
@@ -310,7 +311,8 @@ _COMPILED = tuple(
 
 
 def read_dates(question: str, today: date) -> tuple[DatePhrase, ...]:
-    """Every date phrase in ``question`` with its window, earliest first, none overlapping."""
+    """Every date phrase in ``question`` with its window, earliest first, none overlapping
+    (the rules' reading alone: ``date_bounds.read_asked_dates`` adds what they miss)."""
     text = unicodedata.normalize("NFKC", question)
     found: list[DatePhrase] = []
     for pattern, resolver in _COMPILED:

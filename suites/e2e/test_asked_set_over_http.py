@@ -152,6 +152,36 @@ def test_a_count_no_tool_can_narrow_is_said_once_with_what_it_left_out(
 
 
 @pytest.mark.parametrize(
+    ("question", "phrase"),
+    [
+        (
+            "How many findings were raised at Maple Clinic after March 3, 2026?",
+            "after March 3, 2026",
+        ),
+        ("How many findings were raised at Maple Clinic before March 2026?", "before March 2026"),
+        ("Wie viele Befunde wurden in Maple Clinic vor April 2026 erfasst?", "vor April 2026"),
+    ],
+)
+def test_a_date_no_window_stands_for_leaves_every_count_disclosed_not_stated(
+    stack: Stack, token: str, question: str, phrase: str
+) -> None:
+    # The default model drops the bound ("after …") or counts the month it names
+    # ("before March 2026" as March): either way its count is of another set.
+    events = run_turn(stack.chat_url, {"mode": "single", "message": question}, token=token)
+    kinds = [e.event for e in events]
+    assert [k for k in kinds if k in ("done", "error")] == ["done"], kinds
+    found = counts(events)
+    assert found and all(phrase in unapplied(c) for c in found), found
+    notices = [n["text"] for n in frames(events, "notice") if n["kind"] == "disclosure"]
+    assert any(phrase in text for text in notices), notices
+    text = answer(events)
+    assert "exactly" not in text or phrase in text, text
+    for count in found:
+        for sentence in sentences_stating(text, count["total"] or 0):
+            assert phrase in sentence, (sentence, text)
+
+
+@pytest.mark.parametrize(
     ("question", "first", "last"),
     [
         ("How many panoramas were captured in the morning on level 3 of Maple Clinic?", 6, 11),

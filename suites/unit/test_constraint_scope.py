@@ -198,3 +198,29 @@ def test_a_field_read_of_the_named_record_applies_its_axis() -> None:
     assert [c.axis for c in scope.unapplied] == ["project"]
     read_row = scope.applying("project")
     assert read_row.whole and [c.value for c in read_row.applied] == ["prj-maple-clinic"]
+
+
+def test_a_date_no_window_stands_for_is_never_applied_whatever_window_a_call_sends() -> None:
+    question = "How many open findings were raised at Maple Clinic after March 3, 2026?"
+    constraints = read_constraints(question, projects=PROJECTS, today=TODAY)
+    assert Constraint("date", "unread", "after March 3, 2026") in constraints
+    for dates in ({}, {"date_from": "2026-03-04", "date_to": "2026-12-01"}):
+        arguments = {"project_id": "prj-maple-clinic", "status": "open", **dates}
+        scope = judge_scope(constraints, "list_annotations", arguments)
+        assert [c.phrase for c in scope.unapplied] == ["after March 3, 2026"]
+        assert {c.axis for c in scope.applied} == {"project", "status"}
+        # Nothing a correction could send carries it: the count stays disclosed.
+        assert corrective_arguments(scope, "list_annotations") == {}
+
+
+def test_an_unread_date_beside_a_read_one_is_left_out_even_when_that_one_is_applied() -> None:
+    question = "How many findings were raised at Maple Clinic last week or before March 2026?"
+    constraints = read_constraints(question, projects=PROJECTS, today=TODAY)
+    arguments = {
+        "project_id": "prj-maple-clinic",
+        "date_from": "2026-11-23",
+        "date_to": "2026-11-29",
+    }
+    scope = judge_scope(constraints, "list_annotations", arguments)
+    assert [c.phrase for c in scope.unapplied] == ["before March 2026"]
+    assert [c.phrase for c in scope.applied if c.axis == "date"] == ["last week"]

@@ -1,0 +1,75 @@
+"""A date the question limits its set by that no window stands for is read as such,
+never as a window of another set: "before March 2026" is not March 2026, "3. März
+2026" is no month, and "after March 3, 2026" — which no rule reads — is still a date.
+Each is spelled as the question spells it, for the disclosure that quotes it."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from beacon.lexicon.date_bounds import UnreadDate, read_asked_dates
+from beacon.lexicon.dates import DatePhrase, Window
+
+TODAY = date(2026, 12, 1)
+
+
+@pytest.mark.parametrize(
+    ("question", "phrase"),
+    [
+        ("How many open findings were raised before March 2026?", "before March 2026"),
+        ("How many findings were raised after March 3, 2026?", "after March 3, 2026"),
+        ("Open findings until 2025 in Harbor Tower", "until 2025"),
+        ("Photos taken prior to April 2026", "prior to April 2026"),
+        ("Findings on 3 March 2026", "3 March 2026"),
+        ("Findings from 3/14/2026", "3/14/2026"),
+        ("level 3 findings May 5", "May 5"),
+        ("Wie viele Befunde wurden nach dem 3. März 2026 erfasst?", "nach dem 3. März 2026"),
+        ("Befunde vor April 2026", "vor April 2026"),
+        ("¿Cuántos hallazgos hay antes de marzo de 2026?", "antes de marzo de 2026"),
+        ("hallazgos del 3 de marzo de 2026", "3 de marzo de 2026"),
+        ("3月まで の指摘", "3月まで"),
+        ("3月3日の写真", "3月3日"),
+        ("2026년 3월 이전 지적", "2026년 3월 이전"),
+    ],
+)
+def test_a_date_no_window_stands_for_is_read_as_such_in_the_questions_words(
+    question: str, phrase: str
+) -> None:
+    assert read_asked_dates(question, TODAY) == (UnreadDate(phrase, question.index(phrase)),)
+
+
+@pytest.mark.parametrize(
+    ("question", "phrase", "window"),
+    [
+        ("Findings in March 2026", "in March 2026", Window(date(2026, 3, 1), date(2026, 3, 31))),
+        ("Fotos im März 2026", "im März 2026", Window(date(2026, 3, 1), date(2026, 3, 31))),
+        (
+            "Photos since April 2026",
+            "since April 2026",
+            Window(date(2026, 4, 1), date(2026, 12, 1)),
+        ),
+        (
+            "findings by Dana Whitfield on level 3 last week",
+            "last week",
+            Window(date(2026, 11, 23), date(2026, 11, 29)),
+        ),
+    ],
+)
+def test_a_window_a_rule_reads_whole_stays_that_window(
+    question: str, phrase: str, window: Window
+) -> None:
+    assert read_asked_dates(question, TODAY) == (
+        DatePhrase(phrase, question.index(phrase), window),
+    )
+
+
+def test_a_time_of_day_keeps_its_bound_and_its_hours() -> None:
+    (read,) = read_asked_dates("Panoramas captured before 9 am", TODAY)
+    assert isinstance(read, DatePhrase) and read.hours == ("00:00", "08:59")
+
+
+@pytest.mark.parametrize("question", ["What may be open?", "Photos by Dana in Harbor Tower"])
+def test_a_question_naming_no_date_has_none(question: str) -> None:
+    assert read_asked_dates(question, TODAY) == ()
