@@ -26,6 +26,7 @@ from dataclasses import dataclass, replace
 from datetime import date
 from typing import Any
 
+from beacon.adjudication.qualified import level_ranges, qualified_phrase
 from beacon.lexicon.date_bounds import UnreadDate, read_asked_dates
 from beacon.lexicon.dates import Window
 from beacon.lexicon.words import (
@@ -44,7 +45,9 @@ from beacon.lexicon.words import (
 from beacon.wire.tools import ToolSpec, tool_spec
 
 TIME_OF_DAY = "time_of_day"
-UNREAD_DATE = "unread"  # a date's value when no window stands for it (lexicon/dates.py)
+# A constraint's value when nothing here stands for it: a date without a window
+# (lexicon/date_bounds.py), a phrase a qualifier makes another set's ("not open").
+UNREAD = "unread"
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,7 +139,7 @@ def _dates(text: str, today: date) -> tuple[list[Constraint], str]:
         if isinstance(item, UnreadDate):
             # A date the set is limited by that no window stands for: no call can be
             # shown to carry it, so no count of this question is of the asked set.
-            found.append(Constraint("date", UNREAD_DATE, item.phrase))
+            found.append(Constraint("date", UNREAD, item.phrase))
             text = _blank(text, item.start_at, item.end_at)
             continue
         window = item.window
@@ -259,6 +262,11 @@ def read_constraints(
     found += dates + names + levels + statuses + categories + kinds + topics
     if not topics and (free := _free_topic(text)) is not None:
         found.append(free)
+    whole = unicodedata.normalize("NFKC", question)
+    for i, c in enumerate(found):  # "not open", "above level 3": another set's phrase
+        if c.value != UNREAD and (phrase := qualified_phrase(c.axis, c.phrase, whole)):
+            found[i] = Constraint(c.axis, UNREAD, phrase)
+    found += [Constraint("level", UNREAD, phrase) for phrase in level_ranges(text)]
     return tuple(found)
 
 
@@ -325,10 +333,10 @@ def judge_scope(
     unapplied: list[Constraint] = []
     for axis in dict.fromkeys(c.axis for c in constraints):
         group = [c for c in constraints if c.axis == axis]
-        # An unread date is never one side of alternatives another call's side answers:
+        # An unread phrase is never one side of alternatives another call's side answers:
         # whatever else the call carried on its axis, it left this out.
-        unapplied += [c for c in group if c.value == UNREAD_DATE]
-        group = [c for c in group if c.value != UNREAD_DATE]
+        unapplied += [c for c in group if c.value == UNREAD]
+        group = [c for c in group if c.value != UNREAD]
         if not group:
             continue
         hits = [c for c in group if _can(spec, c) and _carried(c, arguments)]
@@ -351,7 +359,9 @@ def corrective_arguments(scope: Scope, tool: str) -> dict[str, Any]:
     fixes: dict[str, Any] = {}
     axes = [c.axis for c in scope.unapplied]
     for constraint in scope.unapplied:
-        if axes.count(constraint.axis) > 1 or not _can(spec, constraint):
+        if axes.count(constraint.axis) > 1 or constraint.value == UNREAD:
+            continue  # which side was meant, or what no argument here can say
+        if not _can(spec, constraint):
             continue
         fixes.update(_arguments_for(constraint))
     return fixes

@@ -28,7 +28,7 @@ import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from beacon.adjudication.constraints import Constraint
+from beacon.adjudication.constraints import UNREAD, Constraint
 from beacon.lexicon.copy import (
     AND,
     COMPARE_WITH,
@@ -210,7 +210,7 @@ def portfolio_offer(
 def one_sided_level(question: str, constraints: Sequence[Constraint]) -> Constraint | None:
     """The one level a comparison names ("compare … on level 2"), or None (no
     comparison, no level, or both sides already named)."""
-    levels = [c for c in constraints if c.axis == "level"]
+    levels = [c for c in constraints if c.axis == "level" and c.value != UNREAD]
     if not COMPARE.search(_nfkc(question)) or len(levels) != 1:
         return None
     return levels[0]

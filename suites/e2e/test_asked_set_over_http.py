@@ -160,13 +160,20 @@ def test_a_count_no_tool_can_narrow_is_said_once_with_what_it_left_out(
         ),
         ("How many findings were raised at Maple Clinic before March 2026?", "before March 2026"),
         ("Wie viele Befunde wurden in Maple Clinic vor April 2026 erfasst?", "vor April 2026"),
+        ("How many findings at Maple Clinic are not open?", "not open"),
+        ("How many findings are above level 3 of Maple Clinic?", "above level 3"),
+        (
+            "How many findings did anyone but Dana Whitfield raise at Maple Clinic?",
+            "but Dana Whitfield",
+        ),
     ],
 )
-def test_a_date_no_window_stands_for_leaves_every_count_disclosed_not_stated(
+def test_a_phrase_of_another_set_leaves_every_count_disclosed_not_stated(
     stack: Stack, token: str, question: str, phrase: str
 ) -> None:
-    # The default model drops the bound ("after …") or counts the month it names
-    # ("before March 2026" as March): either way its count is of another set.
+    # The default model drops a bound ("after …"), counts the month it names ("before
+    # March 2026" as March) or the very set excluded ("not open" as open, "above level 3"
+    # as level 3): every count it leaves is of another set.
     events = run_turn(stack.chat_url, {"mode": "single", "message": question}, token=token)
     kinds = [e.event for e in events]
     assert [k for k in kinds if k in ("done", "error")] == ["done"], kinds

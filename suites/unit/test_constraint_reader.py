@@ -359,3 +359,41 @@ def test_a_named_month_and_year_is_that_whole_month_in_every_locale(
     question = MONTH_TEMPLATES[locale].format(p=project["name"], m=name, y=2025, n=month)
     expected = f"2025-{month:02d}-01..2025-{month:02d}-{MONTH_ENDS[month - 1]:02d}"
     assert axes(question)["date"] == expected
+
+
+@pytest.mark.parametrize(
+    ("question", "axis", "phrase"),
+    [
+        ("How many findings in Harbor Tower are not open?", "status", "not open"),
+        ("Open findings except electrical ones in Harbor Tower", "category", "except electrical"),
+        ("Findings anyone but Dana Whitfield raised", "person", "but Dana Whitfield"),
+        ("How many findings are above level 3?", "level", "above level 3"),
+        ("How many findings are not on level 3?", "level", "not on level 3"),
+        ("How many findings are on levels 2 to 4?", "level", "levels 2 to 4"),
+        ("Befunde außer Dana Whitfield", "person", "außer Dana Whitfield"),
+        ("hallazgos excepto los abiertos", "status", "excepto los abiertos"),
+        ("3階以上の指摘", "level", "3階以上"),
+        ("Dana Whitfield 제외 지적", "person", "Dana Whitfield 제외"),
+    ],
+)
+def test_a_phrase_a_negation_exclusion_or_comparison_qualifies_is_read_as_unread(
+    question: str, axis: str, phrase: str
+) -> None:
+    read = read_constraints(question, projects=PROJECTS, today=TODAY)
+    assert Constraint(axis, "unread", phrase) in read
+    assert all(c.value == "unread" for c in read if c.axis == axis)
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        (
+            "Findings under review in Harbor Tower",
+            {"project": "prj-harbor-tower", "status": "in_review"},
+        ),
+        ("Befunde über Brandschutz", {"category": "fire safety"}),  # über: about, no comparison
+        ("How many open findings are on level 3?", {"status": "open", "level": "3"}),
+    ],
+)
+def test_a_comparison_word_qualifies_only_a_level(question: str, expected: dict[str, str]) -> None:
+    assert axes(question) == expected

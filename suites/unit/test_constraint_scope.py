@@ -224,3 +224,12 @@ def test_an_unread_date_beside_a_read_one_is_left_out_even_when_that_one_is_appl
     scope = judge_scope(constraints, "list_annotations", arguments)
     assert [c.phrase for c in scope.unapplied] == ["before March 2026"]
     assert [c.phrase for c in scope.applied if c.axis == "date"] == ["last week"]
+
+
+def test_a_qualified_level_is_never_corrected_into_the_level_it_names() -> None:
+    question = "How many findings are above level 3 of Maple Clinic?"
+    constraints = read_constraints(question, projects=PROJECTS, today=TODAY)
+    scope = judge_scope(constraints, "list_annotations", {"project_id": "prj-maple-clinic"})
+    assert [c.phrase for c in scope.unapplied] == ["above level 3"]
+    # Asking again for level 3 would count the very set the question leaves out.
+    assert corrective_arguments(scope, "list_annotations") == {}

@@ -158,6 +158,11 @@ def _side(question: str) -> Constraint | None:
     return one_sided_level(question, read_constraints(question, projects=DIRECTORY, today=today()))
 
 
+def test_a_comparison_of_a_qualified_level_offers_no_other_side() -> None:
+    # "above level 2" is no level to set beside another: nothing to offer, no crash.
+    assert _side("Compare open findings above level 2 of Harbor Tower") is None
+
+
 def test_a_one_sided_comparison_offers_the_nearest_levels_the_one_above_first() -> None:
     question = "Compare open findings on level 2 of Harbor Tower"
     side = _side(question)
