@@ -26,10 +26,11 @@ EXCLUDING: Mapping[str, tuple[str, ...]] = {
         "aside from",
         "non",
     ),
-    "de": ("nicht", "außer", "ausser", "ohne", "ausgenommen", "kein", "keine", "keinen"),
+    # Not "kein": "Gibt es keine offenen Befunde?" asks whether the open ones are none.
+    "de": ("nicht", "außer", "ausser", "ohne", "ausgenommen"),
     "es": ("excepto", "salvo", "menos", "sin", "aparte de", "fuera de", "distinto de"),
     "ja": ("以外", "を除く", "を除いた"),
-    "ko": ("제외", "외", "말고", "빼고"),
+    "ko": ("제외", "외에", "외의", "말고", "빼고"),  # not 외 alone: 외벽 is an outer wall
 }
 COMPARING: Mapping[str, tuple[str, ...]] = {
     "en": (

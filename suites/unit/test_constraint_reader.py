@@ -393,7 +393,12 @@ def test_a_phrase_a_negation_exclusion_or_comparison_qualifies_is_read_as_unread
         ),
         ("Befunde über Brandschutz", {"category": "fire safety"}),  # über: about, no comparison
         ("How many open findings are on level 3?", {"status": "open", "level": "3"}),
+        # Whether the open ones are none is a question about the open ones.
+        ("Gibt es keine offenen Befunde auf Ebene 3?", {"status": "open", "level": "3"}),
+        ("3층 외벽 지적", {"level": "3"}),  # 외벽: an outer wall, not "besides"
     ],
 )
-def test_a_comparison_word_qualifies_only_a_level(question: str, expected: dict[str, str]) -> None:
+def test_a_word_that_turns_no_phrase_into_another_set_leaves_it_read(
+    question: str, expected: dict[str, str]
+) -> None:
     assert axes(question) == expected
