@@ -7,6 +7,7 @@ Prints `chat: URL`, `mcp: URL`, `llm: URL` and then `ready` (SPEC
 from __future__ import annotations
 
 import os
+import random
 import signal
 import socket
 import subprocess
@@ -41,10 +42,36 @@ class Urls:
         return self.mcp.removesuffix("/mcp")
 
 
+# Ports the kernel never hands out on its own: a port from bind(0) comes from the local
+# (ephemeral) range, where any outgoing connection may take it before the child binds
+# it ("address already in use", seen once under a full suite); below that range only
+# another server choosing the same port can, and each choice is random and bind-tested.
+LISTEN_PORTS_FROM = 10_000
+_EPHEMERAL_RANGE = Path("/proc/sys/net/ipv4/ip_local_port_range")
+_CHOICES = 200
+
+
 def free_port() -> int:
+    """A loopback port free now, outside the kernel's ephemeral range where it has one."""
+    low = _ephemeral_low()
+    for _ in range(_CHOICES if low > LISTEN_PORTS_FROM else 0):
+        port = random.randrange(LISTEN_PORTS_FROM, low)
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+            try:
+                sock.bind((HOST, port))
+            except OSError:
+                continue
+            return port
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
         sock.bind((HOST, 0))
         return int(sock.getsockname()[1])
+
+
+def _ephemeral_low() -> int:
+    try:
+        return int(_EPHEMERAL_RANGE.read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 0
 
 
 def beacon_command() -> list[str]:
