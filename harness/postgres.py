@@ -247,6 +247,15 @@ def running_port(data: Path) -> int | None:
     return None
 
 
+def turn_status(url: str, turn_id: str) -> str:
+    """A turn's stored status as the database holds it now (what tests hold a
+    server's answer against)."""
+    with psycopg.connect(url) as conn:
+        row = conn.execute("SELECT status FROM turns WHERE id = %s", (turn_id,)).fetchone()
+    assert row is not None, f"no turn {turn_id} in the store"
+    return str(row[0])
+
+
 def _succeeds(command: list[str]) -> bool:
     return subprocess.run(command, capture_output=True, check=False).returncode == 0
 

@@ -237,7 +237,7 @@ def read_constraints(
 ) -> tuple[Constraint, ...]:
     """Every constraint ``question`` names on the tool table's axes, in reading order by axis:
     project, date, company/person, level, status, category, kind, topic."""
-    text = unicodedata.normalize("NFKC", question)
+    text = whole = unicodedata.normalize("NFKC", question)  # ``text`` loses what is read
     found: list[Constraint] = []
     project = _project(text, projects)
     if project is not None:
@@ -262,7 +262,6 @@ def read_constraints(
     found += dates + names + levels + statuses + categories + kinds + topics
     if not topics and (free := _free_topic(text)) is not None:
         found.append(free)
-    whole = unicodedata.normalize("NFKC", question)
     for i, c in enumerate(found):  # "not open", "above level 3": another set's phrase
         if c.value != UNREAD and (phrase := qualified_phrase(c.axis, c.phrase, whole)):
             found[i] = Constraint(c.axis, UNREAD, phrase)

@@ -37,12 +37,12 @@ AskedDate = DatePhrase | UnreadDate
 # A date's edge, not its window: the word before a phrase the rules read ("before March
 # 2026" is not March 2026) or, in Korean and Japanese, after it ("3月まで"). "since" and
 # its kin are the rules' own (a window to today); a time of day's "before 9 am" too.
-_BOUND_BEFORE = re.compile(
-    r"(?<![A-Za-z])(?:before|after|until|till|by|prior\s+to|earlier\s+than|later\s+than"
+_BOUND_WORD = (
+    r"(?:before|after|until|till|by|prior\s+to|earlier\s+than|later\s+than"
     r"|vor|nach|bis|ab|antes\s+de|después\s+de|despues\s+de|hasta|a\s+partir\s+de)"
-    r"\s+(?:(?:the|dem|der|el|la)\s+)?$",
-    re.IGNORECASE,
 )
+_ARTICLE = r"(?:(?:the|dem|der|el|la)\s+)?"
+_BOUND_BEFORE = re.compile(rf"(?<![A-Za-z]){_BOUND_WORD}\s+{_ARTICLE}$", re.IGNORECASE)
 _BOUND_AFTER = re.compile(r"\s*(?:以前|より前|まで|以後|より後|前|後|이전|이후|까지|전|후)")
 # Dates no rule reads, still in the text once the read ones are set aside: a month
 # named with a day ("March 3, 2026", "3. März", "3 de marzo"), or after a bound; a
@@ -60,13 +60,12 @@ _MONTH_ANY = rf"(?:{_LATIN_MONTHS}|may(?=\s*\d))\.?"
 _DAY = r"\d{1,2}(?:st|nd|rd|th|\.)?"
 _STARTS_MONTH = re.compile(_MONTH_ANY, re.IGNORECASE)
 _DAY_BEFORE = re.compile(rf"(?<![0-9]){_DAY}\s+(?:de\s+|of\s+)?$", re.IGNORECASE)
-_BOUND_WORD = _BOUND_BEFORE.pattern.removesuffix(r"\s+(?:(?:the|dem|der|el|la)\s+)?$")
 _UNREAD = re.compile(
     r"(?<![A-Za-z0-9])(?:"
-    rf"(?:{_BOUND_WORD}\s+(?:(?:the|dem|der|el|la)\s+)?)?"
+    rf"(?:{_BOUND_WORD}\s+{_ARTICLE})?"
     rf"(?:(?:{_DAY}\s+(?:de\s+|of\s+)?{_MONTH_ANY}|{_MONTH_ANY}\s+{_DAY})"
     r"(?:,?\s+(?:de\s+)?(?:19|20)\d{2})?"
-    rf"|(?:{_BOUND_WORD})\s+(?:(?:the|dem|der|el|la)\s+)?{_MONTH_ANY})"
+    rf"|{_BOUND_WORD}\s+{_ARTICLE}{_MONTH_ANY})"
     r"|\d{4}-\d{1,2}-\d{1,2}|\d{1,2}[./]\d{1,2}[./](?:\d{4}|\d{2})"
     rf"|(?:in|during|from|since|{_BOUND_WORD}|im|seit|en|desde|durante)\s+(?:19|20)\d{{2}}"
     r")(?![A-Za-z0-9])"

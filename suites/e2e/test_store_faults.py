@@ -23,7 +23,7 @@ from beacon.cli.up import free_port
 from beacon.store.crypto import new_key_slot
 from beacon.store.postgres import WORKER_LOCKS
 from harness.chat_process import chat_env, chat_process
-from harness.postgres import Cluster, restart, throwaway_cluster
+from harness.postgres import Cluster, restart, throwaway_cluster, turn_status
 from harness.stack import Stack, beacon_executable
 from harness.turn_streams import (
     PANORAMAS,
@@ -69,13 +69,6 @@ def _healthy_again(url: str, within_s: float = 30.0) -> None:
             pass
         time.sleep(0.2)
     raise AssertionError(f"{url} did not become ready again within {within_s:g}s")
-
-
-def _status(url: str, turn_id: str) -> str:
-    with psycopg.connect(url) as conn:
-        row = conn.execute("SELECT status FROM turns WHERE id = %s", (turn_id,)).fetchone()
-    assert row is not None
-    return str(row[0])
 
 
 def _liveness_locks(url: str) -> int:
@@ -175,7 +168,7 @@ def test_a_postgresql_restart_mid_turn_ends_the_turn_once_everywhere_and_the_nex
         assert follower.status == 200 and followed == live
         _healthy_again(a)
         _healthy_again(b)
-        assert _status(url, turn.turn_id) != "running"
+        assert turn_status(url, turn.turn_id) != "running"
         for origin in (a, b):
             replay = events(origin, token, turn.turn_id)
             assert replay.status_code == 200 and replay.content == live
@@ -225,7 +218,7 @@ def test_a_record_this_process_cannot_open_is_a_coded_error_and_never_written_in
             assert reply.status_code == 500
             assert reply.json()["error"]["code"] == "record_unreadable"
             assert "k1" not in reply.text and "k9" not in reply.text
-        assert _status(pg_url, turn.turn_id) == "running"  # B wrote nothing into it
+        assert turn_status(pg_url, turn.turn_id) == "running"  # B wrote nothing into it
     with chat_process(_env(stack, pg_url, tmp_path / "c", right)) as (c, _):
         replay = events(c, token, turn.turn_id)
         assert replay.status_code == 200

@@ -28,6 +28,7 @@ import pytest
 
 from beacon.store.crypto import new_key_slot
 from harness.chat_process import chat_env, chat_process
+from harness.postgres import turn_status
 from harness.stack import Stack
 from harness.turn_streams import (
     PANORAMAS,
@@ -126,12 +127,6 @@ def test_a_running_turn_without_a_kept_grant_reaches_a_narrower_token_only_once_
     photos = stack.token(sub="upgraded", tiers=("essentials", "only:photo_ai"))
     core = stack.token(sub="upgraded", tiers=("essentials",))
 
-    def status(turn_id: str) -> str:
-        with psycopg.connect(pg_url) as conn:
-            row = conn.execute("SELECT status FROM turns WHERE id = %s", (turn_id,)).fetchone()
-        assert row is not None
-        return str(row[0])
-
     def follow(url: str, token: str, turn_id: str) -> tuple[str, int, bytes]:
         """The turn's status when the follower's answer began, its code and body."""
         with httpx.stream(
@@ -140,7 +135,7 @@ def test_a_running_turn_without_a_kept_grant_reaches_a_narrower_token_only_once_
             headers=auth(token),
             timeout=httpx.Timeout(60.0, connect=5.0),
         ) as response:
-            began = status(turn_id)
+            began = turn_status(pg_url, turn_id)
             return began, response.status_code, response.read()
 
     # The shared env's answer deadline (4 s) ends the stalled turn by itself.
