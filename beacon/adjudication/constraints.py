@@ -9,8 +9,10 @@ locales, words from ``beacon.lexicon``) on the axes the tool table knows
 after dispatch compares each constraint with the arguments that really went
 out (``judge_scope``): **applied** when an argument the tool's row names for
 that axis carries exactly that value (a date window to the day), **unapplied**
-otherwise. Whatever no axis covers stays in the question; a condition no tool
-knows (a time of day) is read so it can be disclosed.
+otherwise. A condition no tool knows (a time of day) is read so it can be
+disclosed, and so is every word no axis read ("overdue", "my": ``leftover.py``):
+in Latin script, a word the lexicon does not know to leave a set as it is, is
+taken to narrow it.
 
 Several values on one axis ("level 3 vs level 4") are alternatives: a call
 applying one of them has applied the axis; the side no call applied is the
@@ -26,19 +28,18 @@ from dataclasses import dataclass, replace
 from datetime import date
 from typing import Any
 
+from beacon.adjudication.leftover import fold_keep, free_subject, joining_word, unread_spans
 from beacon.adjudication.qualified import level_ranges, qualified_phrase
 from beacon.lexicon.date_bounds import UnreadDate, read_asked_dates
 from beacon.lexicon.dates import Window
 from beacon.lexicon.words import (
     CATEGORIES,
     COMPANY_WORDS,
-    FUNCTION_WORDS,
     KINDS,
     LEVEL,
     RECORDS,
     STATUSES,
     TOPICS,
-    bounded,
     first_match,
     fold,
 )
@@ -60,6 +61,9 @@ class Constraint:
     phrase: str
     window: Window | None = None
     hours: tuple[str, str] | None = None  # a time of day: inclusive "HH:MM" ends
+    # Words no axis read (leftover.py): each must be carried on its own, never one
+    # side of alternatives, never asked for by a correction.
+    leftover: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,15 +101,6 @@ _NAME_RUN = re.compile(
     rf"(?<![A-Za-zß-ÿ-])({_NAME_WORD}(?:\s+{_NAME_WORD}){{1,3}})(?![A-Za-zß-ÿ-])"
 )
 _LATIN_EDGE = "A-Za-z0-9ß-ÿ"
-# "photos of guardrails", "Fotos von Gerüsten", "fotos de andamios": the subject after the noun.
-_TOPIC_AFTER = re.compile(
-    r"(?:of|showing|with|about|mentioning|von|mit|über|zu|de|con|sobre)\s+(.+)", re.IGNORECASE
-)
-_TOPIC_STOP = re.compile(
-    r"\s(?:on|in|at|from|for|during|taken|raised|by|auf|im|in|am|bei|vom|en|del|durante|"
-    r"tomadas?|hechas?)\s|[?.!,;]",
-    re.IGNORECASE,
-)
 
 
 def _blank(text: str, start: int, end: int) -> str:
@@ -151,36 +146,17 @@ def _dates(text: str, today: date) -> tuple[list[Constraint], str]:
     return found, text
 
 
-def _known_word(word: str) -> bool:
-    folded = fold(word).strip("'’")
-    if folded.endswith("'s"):
-        folded = folded[:-2]
-    return folded in FUNCTION_WORDS or _TABLE_WORD.fullmatch(folded) is not None
-
-
-# Any pattern of the word tables, as one alternation compiled once (each word of a
-# question's capitalised runs is tried against all of them).
-_TABLE_WORD = re.compile(
-    "|".join(
-        f"(?:{pattern})"
-        for table in (RECORDS, STATUSES, KINDS, CATEGORIES, TOPICS)
-        for patterns in table.values()
-        for pattern in patterns
-    )
-)
-
-
 def _names(text: str) -> tuple[list[Constraint], str]:
     """People and companies, by the shape of a name; a company by its trade word."""
     found: list[Constraint] = []
     for run in _NAME_RUN.finditer(text):
         words = run.group(1).split()
-        while words and _known_word(words[0]):
+        while words and joining_word(words[0]):
             words.pop(0)
         # A trade word ends a company's name ("Apex Scaffolding"), not a topic.
-        while words and _known_word(words[-1]) and fold(words[-1]) not in COMPANY_WORDS:
+        while words and joining_word(words[-1]) and fold(words[-1]) not in COMPANY_WORDS:
             words.pop()
-        if len(words) < 2 or any(_known_word(w) for w in words[:-1]):
+        if len(words) < 2 or any(joining_word(w) for w in words[:-1]):
             continue
         name = re.sub(r"['’]s$", "", " ".join(words))
         axis = "company" if fold(words[-1]) in COMPANY_WORDS else "person"
@@ -211,27 +187,6 @@ def _table(
     return found, text
 
 
-def fold_keep(text: str) -> str:
-    """Case-folded with every character kept in place (spans stay valid in ``text``)."""
-    return "".join(c.casefold() if len(c.casefold()) == 1 else c for c in text)
-
-
-def _free_topic(text: str) -> Constraint | None:
-    """The subject after a photo or document noun, when no topic word named it."""
-    nouns = "|".join(p for key in ("photos", "documents") for p in RECORDS[key])
-    noun = re.search(bounded(nouns), fold_keep(text))
-    if noun is None:
-        return None
-    after = _TOPIC_AFTER.match(text[noun.end() :].lstrip())
-    if after is None:
-        return None
-    tail = after.group(1)
-    stop = _TOPIC_STOP.search(" " + tail)
-    phrase = (tail[: stop.start() - 1] if stop and stop.start() > 0 else tail).strip()
-    words = [w for w in re.findall(r"[^\W\d_]+", phrase) if not _known_word(w)]
-    return Constraint("topic", " ".join(w.casefold() for w in words), phrase) if words else None
-
-
 def read_constraints(
     question: str, *, projects: Iterable[Mapping[str, str]], today: date
 ) -> tuple[Constraint, ...]:
@@ -260,13 +215,37 @@ def read_constraints(
         topics += [Constraint("topic", c.value, c.phrase) for c in categories + kinds]
         categories, kinds = [], []
     found += dates + names + levels + statuses + categories + kinds + topics
-    if not topics and (free := _free_topic(text)) is not None:
-        found.append(free)
+    if not topics and (free := free_subject(text)) is not None:
+        found.append(Constraint("topic", *free))
+        text = _blank_phrase(text, free[1])
     for i, c in enumerate(found):  # "not open", "above level 3": another set's phrase
         if c.value != UNREAD and (phrase := qualified_phrase(c.axis, c.phrase, whole)):
             found[i] = Constraint(c.axis, UNREAD, phrase)
-    found += [Constraint("level", UNREAD, phrase) for phrase in level_ranges(text)]
-    return tuple(found)
+            text = _blank_phrase(text, phrase, whole)
+    for phrase in level_ranges(text):
+        found.append(Constraint("level", UNREAD, phrase))
+        text = _blank_phrase(text, phrase)
+    if record_kind is None and project is None:
+        # Records of no kind the lexicon knows, in no project of the directory (a third
+        # party's "commits in the log"): its nouns are not known words, so no word left
+        # over can be told from the noun counted.
+        return tuple(found)
+    searched = record_kind in ("photos", "documents")
+    return (*found, *_leftovers(text, whole, searched=searched))
+
+
+def _blank_phrase(text: str, phrase: str, within: str | None = None) -> str:
+    """``text`` with ``phrase``'s first place (in ``within``, the same length) blanked."""
+    at = (text if within is None else within).find(phrase)
+    return text if at < 0 else _blank(text, at, at + len(phrase))
+
+
+def _leftovers(text: str, whole: str, *, searched: bool) -> list[Constraint]:
+    """What no axis read (leftover.py), a constraint each: unread, never applied — or, in a
+    photo or document search, what it shows ("cracked concrete photos"), which the
+    search's query carries or not."""
+    phrases = [whole[start:end] for start, end in unread_spans(text, whole)]
+    return [Constraint("topic", fold(p) if searched else UNREAD, p, leftover=True) for p in phrases]
 
 
 def _record_kind(question: str) -> str | None:
@@ -330,8 +309,8 @@ def judge_scope(
     spec = tool_spec(tool)
     applied: list[Constraint] = []
     unapplied: list[Constraint] = []
-    for axis in dict.fromkeys(c.axis for c in constraints):
-        group = [c for c in constraints if c.axis == axis]
+    for key in dict.fromkeys(_side_group(c) for c in constraints):
+        group = [c for c in constraints if _side_group(c) == key]
         # An unread phrase is never one side of alternatives another call's side answers:
         # whatever else the call carried on its axis, it left this out.
         unapplied += [c for c in group if c.value == UNREAD]
@@ -346,6 +325,11 @@ def judge_scope(
     return Scope(tuple(applied), tuple(unapplied))
 
 
+def _side_group(constraint: Constraint) -> str:
+    """Constraints of one group are alternatives; a leftover phrase stands alone."""
+    return f"leftover:{constraint.phrase}" if constraint.leftover else constraint.axis
+
+
 def corrective_arguments(scope: Scope, tool: str) -> dict[str, Any]:
     """The arguments that would apply what ``tool`` left out and can take, or ``{}``.
 
@@ -356,9 +340,9 @@ def corrective_arguments(scope: Scope, tool: str) -> dict[str, Any]:
     if spec is None:
         return {}
     fixes: dict[str, Any] = {}
-    axes = [c.axis for c in scope.unapplied]
+    axes = [c.axis for c in scope.unapplied if not c.leftover]
     for constraint in scope.unapplied:
-        if axes.count(constraint.axis) > 1 or constraint.value == UNREAD:
+        if axes.count(constraint.axis) > 1 or constraint.value == UNREAD or constraint.leftover:
             continue  # which side was meant, or what no argument here can say
         if not _can(spec, constraint):
             continue

@@ -5,7 +5,8 @@ The rules (dates.py) read windows: "March 2026", "last week". A bound before one
 makes it a window's edge, not the window — "before March 2026" is not March 2026 —
 and a day before a month makes it one day ("3. März 2026"); other dates no rule
 reads ("after March 3, 2026", "2026-03-03 bis heute", "3月3日") are still dates the
-question names. Each becomes a phrase with no window: no tool call can be shown to
+question names, and so is another event's date ("closed last week": a tool's window is
+when a record was made). Each becomes a phrase with no window: no tool call can be shown to
 carry it, so the scope judge leaves it unapplied and no count stands as the answer.
 Reading one wrongly costs a disclosure; missing one would cost a wrong "exactly".
 """
@@ -40,6 +41,21 @@ AskedDate = DatePhrase | UnreadDate
 _BOUND_WORD = (
     r"(?:before|after|until|till|by|prior\s+to|earlier\s+than|later\s+than"
     r"|vor|nach|bis|ab|antes\s+de|después\s+de|despues\s+de|hasta|a\s+partir\s+de)"
+)
+# Another event's date: a tool's window is a record's making (a finding raised, a photo
+# taken), so "closed last week" or "fällig im März" names a date no window here stands
+# for. The event's word stands before the phrase or after it (German, Korean, Japanese).
+_EVENT_WORD = (
+    r"(?:closed|resolved|fixed|updated|modified|changed|completed|verified|approved|due"
+    r"|reopened|re-opened|deleted|assigned|geschlossen|erledigt|behoben|aktualisiert"
+    r"|geändert|abgeschlossen|fällig|cerrad[oa]s?|resuelt[oa]s?|corregid[oa]s?"
+    r"|actualizad[oa]s?|modificad[oa]s?|completad[oa]s?|vencen|vencid[oa]s?)"
+)
+_EVENT_BEFORE = re.compile(rf"(?<![A-Za-z]){_EVENT_WORD}\s+$", re.IGNORECASE)
+_EVENT_AFTER = re.compile(
+    rf"\s+{_EVENT_WORD}(?![A-Za-z])"  # German puts its verb last: "letzte Woche geschlossen"
+    r"|\s*(?:に|에)?\s*(?:解決|完了|更新|変更|期限|クローズ|해결|완료|업데이트|변경|마감|종료)",
+    re.IGNORECASE,
 )
 _ARTICLE = r"(?:(?:the|dem|der|el|la)\s+)?"
 _BOUND_BEFORE = re.compile(rf"(?<![A-Za-z]){_BOUND_WORD}\s+{_ARTICLE}$", re.IGNORECASE)
@@ -95,9 +111,12 @@ def _bounded(text: str, item: DatePhrase) -> AskedDate:
     before = _BOUND_BEFORE.search(text, 0, start)
     if before is not None:
         start = before.start()
+    event = _EVENT_BEFORE.search(text, 0, start)
+    if event is not None:
+        start = event.start()
     if start != item.start_at:
         return UnreadDate(text[start : item.end_at], start)
-    after = _BOUND_AFTER.match(text, item.end_at)
+    after = _BOUND_AFTER.match(text, item.end_at) or _EVENT_AFTER.match(text, item.end_at)
     if after is not None:
         return UnreadDate(text[item.start_at : after.end()].strip(), item.start_at)
     return item

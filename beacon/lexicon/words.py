@@ -83,7 +83,8 @@ CATEGORIES: Mapping[str, tuple[str, ...]] = {
 }  # fmt: skip
 # Subjects a photo or document search is asked about, by their English query words.
 TOPICS: Mapping[str, tuple[str, ...]] = {
-    "missing hard hats": (r"missing hard hats?", r"hard hats?", r"\w*helme?n?", r"cascos?",
+    "missing hard hats": (r"missing hard hats?", r"hard hats?", r"fehlende[nrs]?\s+\w*helme?n?",
+                          r"\w*helme?n?", r"cascos?(?:\s+que\s+faltan|\s+faltantes)?",
                           r"안전모", r"ヘルメット"),
     "rebar": (r"rebar", r"bewehrung", r"armaduras?", r"varillas?", r"철근", r"鉄筋"),
     "scaffolding": (r"scaffold(?:ing|s)?", r"gerüst\w*", r"andamios?", r"비계", r"足場"),
@@ -101,7 +102,7 @@ FUNCTION_WORDS: frozenset[str] = _listed(
     """
     how many much what which who whom whose when where why show me list find give all any the a an
     of on in at by for from with to and or there are is were was did do does have has had taken
-    raised created made captured photos findings please can could would you i my our this that
+    raised created made captured photos findings please can could would you i this that
     wie viele welche welcher welches wer wo wann zeig zeige mir alle der die das den dem des
     von vom im am auf in zu mit und oder gibt es sind wurden wurde hat haben fotos befunde ebene
     cuántos cuántas cuantos cuantas qué que cuál cuáles quién quiénes dónde cuándo muestra

@@ -166,6 +166,13 @@ def test_a_count_no_tool_can_narrow_is_said_once_with_what_it_left_out(
             "How many findings did anyone but Dana Whitfield raise at Maple Clinic?",
             "but Dana Whitfield",
         ),
+        # Words no table reads narrow the set as surely ("overdue", "high severity").
+        ("How many overdue findings are there at Maple Clinic?", "overdue"),
+        ("How many high severity findings are open at Maple Clinic?", "high severity"),
+        ("¿Cuántos hallazgos urgentes hay en Maple Clinic?", "urgentes"),
+        ("Show me cracked concrete photos at Maple Clinic", "cracked concrete"),
+        # Another event's date: the tools' window is when a finding was raised.
+        ("How many findings were closed last week at Maple Clinic?", "closed last week"),
     ],
 )
 def test_a_phrase_of_another_set_leaves_every_count_disclosed_not_stated(

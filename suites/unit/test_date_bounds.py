@@ -32,6 +32,14 @@ TODAY = date(2026, 12, 1)
         ("3月まで の指摘", "3月まで"),
         ("3月3日の写真", "3月3日"),
         ("2026년 3월 이전 지적", "2026년 3월 이전"),
+        # Another event's date: a tool's window is when a record was made.
+        ("How many findings were closed last week?", "closed last week"),
+        ("Findings resolved in March 2026", "resolved in March 2026"),
+        ("Wie viele Befunde wurden letzte Woche geschlossen?", "letzte Woche geschlossen"),
+        ("Befunde, die im März fällig sind", "im März fällig"),
+        ("¿Cuántos hallazgos cerrados la semana pasada?", "cerrados la semana pasada"),
+        ("先週解決された指摘", "先週解決"),
+        ("지난주에 해결된 지적", "지난주에 해결"),
     ],
 )
 def test_a_date_no_window_stands_for_is_read_as_such_in_the_questions_words(
@@ -55,6 +63,13 @@ def test_a_date_no_window_stands_for_is_read_as_such_in_the_questions_words(
             "last week",
             Window(date(2026, 11, 23), date(2026, 11, 29)),
         ),
+        # The making of a record is the window's own event.
+        (
+            "Wie viele Befunde wurden letzte Woche erstellt?",
+            "letzte Woche",
+            Window(date(2026, 11, 23), date(2026, 11, 29)),
+        ),
+        ("先週作成された指摘", "先週", Window(date(2026, 11, 23), date(2026, 11, 29))),
     ],
 )
 def test_a_window_a_rule_reads_whole_stays_that_window(

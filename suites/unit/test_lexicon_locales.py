@@ -43,6 +43,8 @@ PARTIAL: Mapping[str, frozenset[str]] = {
     "grammar.CLAUSE_BREAKERS": LATIN,
     "grammar.CONJUNCTIONS": LATIN,
     "grammar.PREPOSITIONS": LATIN,
+    # Korean and Japanese join particles and endings to their words: no leftover words yet.
+    "shape.FORM_WORDS": LATIN,
 }
 # Tables whose locales hold their own words rather than shared keys, and why.
 OWN_WORDS: Mapping[str, str] = {

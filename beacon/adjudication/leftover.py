@@ -1,0 +1,105 @@
+"""Words of a question no axis read: each may narrow the asked set, so each is a constraint.
+
+The constraint reader knows a closed list of ways a set is narrowed (a project, a
+date, a level, a status …). "How many overdue findings are in Harbor Tower?" names
+none of them by those words, so the reader used to see the whole project; a planner
+that dropped "overdue" then got "exactly 1,800" stated as the answer — a count of
+another set, the lie the scope check exists to stop. A reader cannot know every
+word; it can know which words leave a set as it is (the question's form,
+``lexicon.shape``) and take every other one for a constraint it did not read: never
+applied, so every count of that question is disclosed with the phrase, not stated.
+"""
+
+from __future__ import annotations
+
+import re
+
+from beacon.lexicon.shape import FORM_WORDS
+from beacon.lexicon.words import (
+    CATEGORIES,
+    FUNCTION_WORDS,
+    KINDS,
+    RECORDS,
+    STATUSES,
+    TOPICS,
+    bounded,
+    fold,
+)
+
+# A Latin-script word, an apostrophe inside it kept ("Whitfield's", "i'm").
+_LATIN_WORD = re.compile(r"[A-Za-zß-öø-ÿÀ-ÖØ-Þ]+(?:['’][A-Za-zß-öø-ÿ]+)*")
+_FORM = FUNCTION_WORDS | frozenset(fold(w) for words in FORM_WORDS.values() for w in words)
+# Any pattern of the word tables, as one alternation compiled once.
+TABLE_WORD = re.compile(
+    "|".join(
+        f"(?:{pattern})"
+        for table in (RECORDS, STATUSES, KINDS, CATEGORIES, TOPICS)
+        for patterns in table.values()
+        for pattern in patterns
+    )
+)
+# "photos of guardrails", "Fotos von Gerüsten", "fotos de andamios": the subject after the noun.
+_TOPIC_AFTER = re.compile(
+    r"(?:of|showing|with|about|mentioning|von|mit|über|zu|de|con|sobre)\s+(.+)", re.IGNORECASE
+)
+_TOPIC_STOP = re.compile(
+    r"\s(?:on|in|at|from|for|during|taken|raised|by|auf|im|in|am|bei|vom|en|del|durante|"
+    r"tomadas?|hechas?)\s|[?.!,;]",
+    re.IGNORECASE,
+)
+# What may stand between two unread words of one phrase ("high severity", "re-opened").
+_JOINED = re.compile(r"[\s-]*")
+
+
+def _folded(word: str) -> str:
+    folded = fold(word).strip("'’")
+    return folded[:-2] if folded.endswith(("'s", "’s")) else folded
+
+
+def joining_word(word: str) -> bool:
+    """A word that opens a question or joins its parts, or a word of a table: never a
+    name, never a subject (the name and subject readers stop at one)."""
+    folded = _folded(word)
+    return folded in FUNCTION_WORDS or TABLE_WORD.fullmatch(folded) is not None
+
+
+def known_word(word: str) -> bool:
+    """A joining word or a word of the question's form: never a leftover."""
+    return _folded(word) in _FORM or joining_word(word)
+
+
+def free_subject(text: str) -> tuple[str, str] | None:
+    """The subject after a photo or document noun, when no topic word named it, as the
+    words a query must carry and the phrase that said it ("photos of cracked slabs")."""
+    nouns = "|".join(p for key in ("photos", "documents") for p in RECORDS[key])
+    noun = re.search(bounded(nouns), fold_keep(text))
+    if noun is None:
+        return None
+    after = _TOPIC_AFTER.match(text[noun.end() :].lstrip())
+    if after is None:
+        return None
+    tail = after.group(1)
+    stop = _TOPIC_STOP.search(" " + tail)
+    phrase = (tail[: stop.start() - 1] if stop and stop.start() > 0 else tail).strip()
+    words = [w for w in re.findall(r"[^\W\d_]+", phrase) if not joining_word(w)]
+    return (" ".join(w.casefold() for w in words), phrase) if words else None
+
+
+def fold_keep(text: str) -> str:
+    """Case-folded with every character kept in place (spans stay valid in ``text``)."""
+    return "".join(c.casefold() if len(c.casefold()) == 1 else c for c in text)
+
+
+def unread_spans(text: str, whole: str) -> list[tuple[int, int]]:
+    """Spans of ``text`` (the question with every read phrase blanked out) holding words
+    no axis read, neighbours in ``whole`` (the question as asked) joined into one."""
+    spans: list[tuple[int, int]] = []
+    for match in _LATIN_WORD.finditer(text):
+        if known_word(match.group(0)):
+            continue
+        start, end = match.span()
+        if spans and _JOINED.fullmatch(whole, spans[-1][1], start):
+            spans[-1] = (spans[-1][0], end)
+        else:
+            spans.append((start, end))
+    return spans

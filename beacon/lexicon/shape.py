@@ -1,0 +1,80 @@
+"""Words of a question's form that never narrow the set it asks about.
+
+The constraint reader reads what it knows (a project, a date, a level, a status …);
+a word left over is one it cannot read, and "overdue", "high severity", "my" or
+"reopened" narrow the set as surely as "last week" does. So every word left once the
+axes are read is taken for an unread constraint (adjudication/leftover.py) —
+unless it is one of these: how a question is asked ("how many", "show me"), how it
+counts ("total", "exactly"), the verbs of making a record ("raised", "taken"), and
+the nouns a "which …" question groups by ("companies", "inspectors"). Only words that
+leave the set as it is belong here: "recent", "active", "done" or "remaining" narrow
+it, and are left out on purpose (a false "unread" costs a disclosure; a missing one,
+a count of the wrong set stated as the answer).
+
+Latin-script words only (``FORM_WORDS`` below plus ``words.FUNCTION_WORDS``): Korean
+and Japanese join particles and verb endings to their words, and are not read for
+leftovers yet.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+
+def _words(text: str) -> tuple[str, ...]:
+    """A word list written as running text."""
+    return tuple(text.split())
+
+
+FORM_WORDS: Mapping[str, tuple[str, ...]] = {
+    "en": _words(
+        """
+        count counts counted number numbers total totals overall altogether exactly
+        currently current now still so far yet here exist exists existing
+        raise raises raising record records recorded logged log reported documented noted
+        found create creates creating take takes took taking capture captures shot
+        be been being get gets got see tell us let know need want like we they it its
+        kindly just only also too then as well per each every both group
+        grouped broken down breakdown split whole entire project projects site building
+        levels floors companies company inspectors inspector categories category trades
+        trade kinds types type statuses status people person persons working work does
+        doing anything everything some more many much have having give display return
+        fetch pull up out about regarding concerning related into inside across among
+        than if whether will should may might must am i'd i'm vs versus compare compared
+        against items item entries things ones located situated based lie lies location
+        address city right going on happening overview summary most least common frequent
+        top
+        """
+    ),
+    "de": _words(
+        """
+        anzahl zahl gesamt insgesamt genau derzeit aktuell momentan jetzt noch bisher
+        gibt existieren existiert vorhanden erfasst erfasste erfassten erstellt erstellte
+        erstellten angelegt angelegte aufgenommen aufgenommene aufgenommenen gemeldet
+        dokumentiert gefunden habe hast ist sind sein werden wird worden bitte mal nur
+        auch pro je jede jeder jedes jeweils firmen firma gewerke gewerk kategorien
+        kategorie prüfer inspektoren personen leute arten typen typ projekt gebäude ebenen
+        stockwerke etagen liste listen auflisten zeigen anzeigen gib geben sag sagen uns
+        ich wir es sie ein eine einer eines einen einem dieser diese dieses diesem diesen
+        hier bei für über zum zur beim aus an als wieviele wieviel viel arbeiten tätig
+        kein keine keinen keiner gegenüber verglichen vergleiche vergleich
+        einträge einträgen elemente dinge liegt liegen befindet befinden sich ort adresse
+        stadt meisten häufigste häufigsten übersicht zusammenfassung los
+        """
+    ),
+    "es": _words(
+        """
+        número total totales cantidad exactamente actualmente ahora todavía aún existen
+        existe registró registraron registrados registradas registrado registrada creó
+        crearon creados creadas creado creada se tomó tomaron hizo hicieron es son está
+        están por favor solo sólo también cada todas todos toda todo empresas empresa
+        inspectores inspector categorías categoría oficios gremios personas tipos tipo
+        proyecto edificio niveles plantas pisos lista listar mostrar muestra muéstrame
+        enséñame dime me nos yo un una unos unas lo le les al sobre para trabajan
+        trabajando ningún ninguno ninguna frente comparado comparar contra
+        elementos registros cosas entradas ubicado ubicada encuentra encuentran queda
+        ubicación dirección ciudad puedes puede podrías decir decirme saber más común
+        comunes frecuente resumen
+        """
+    ),
+}
