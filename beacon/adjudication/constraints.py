@@ -248,10 +248,20 @@ def _leftovers(text: str, whole: str, *, searched: bool) -> list[Constraint]:
     return [Constraint("topic", fold(p) if searched else UNREAD, p, leftover=True) for p in phrases]
 
 
+def asked_records(question: str) -> Constraint | None:
+    """What the question counts or lists, as it names it ("findings": the value is the
+    record kind, ``photos``, ``findings``, …), or None (record_kinds.py judges it)."""
+    text = unicodedata.normalize("NFKC", question)
+    hit = first_match(RECORDS, fold_keep(text))
+    if hit is None:
+        return None
+    kind, match = hit
+    return Constraint("kind", kind, text[match.start() : match.end()])
+
+
 def _record_kind(question: str) -> str | None:
-    """What the question counts or lists (photos, findings, …), or None."""
-    hit = first_match(RECORDS, fold_keep(unicodedata.normalize("NFKC", question)))
-    return hit[0] if hit is not None else None
+    asked = asked_records(question)
+    return asked.value if asked is not None else None
 
 
 def _same(sent: Any, value: str) -> bool:

@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from beacon.adjudication.constraints import judge_scope
+from beacon.adjudication.record_kinds import counted_kinds, of_records
 from beacon.lexicon.copy import FAILURE, say
 from beacon.loop.citations import MAX_CARDS_PER_SOURCE
 from beacon.loop.evidence import Evidence, adjudicate, denied_evidence
@@ -142,7 +143,11 @@ async def _call(
         card_limit=NARROWED_CARDS if narrowed else MAX_CARDS_PER_SOURCE,
     )
     # The asked set against the arguments that went out (the narrowing scope included).
-    evidence = replace(evidence, scope=judge_scope(state.constraints, tool, arguments))
+    scope = judge_scope(state.constraints, tool, arguments)
+    # And the records it counted against the ones asked for ("findings" counted as photos).
+    cited = (citation.kind for citation in evidence.citations)
+    scope = of_records(scope, state.asked_records, counted_kinds(cited, outcome.result))
+    evidence = replace(evidence, scope=scope)
     evidence = replace(evidence, duration_s=time.perf_counter() - started)
     asked = state.field_asked
     if asked is not None and evidence.counted and not evidence.failed:

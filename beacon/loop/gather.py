@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from beacon.adjudication.constraints import read_constraints
+from beacon.adjudication.constraints import asked_records, read_constraints
 from beacon.lexicon.clock import today
 from beacon.lexicon.copy import BUDGET, say
 from beacon.llm.client import Completion, stream_completion
@@ -213,6 +213,7 @@ async def _question(state: TurnState, upstream: Upstream) -> frozenset[str] | No
     state.constraints = read_constraints(
         state.request.message, projects=state.directory, today=today()
     )
+    state.asked_records = asked_records(state.request.message)
     state.field_asked = field_question(state.request.message)
     lacking = deny_needed_tools(state)
     granted = granted_capabilities(state.identity.tiers)

@@ -85,6 +85,9 @@ class TurnState:
     directory: list[dict[str, str]] = field(default_factory=list)  # round 0's projects
     # What the question limits its set by, read by code once the directory is known.
     constraints: tuple[Constraint, ...] = ()
+    # What the question counts, as it names it ("findings"): a count of other records
+    # is of another set (adjudication/record_kinds.py).
+    asked_records: Constraint | None = None
     # The field the question reads from its records ("which companies", "who … the most").
     field_asked: Extreme | None = None
     # A counter-question code asked before anything ran (offers.py): the turn's answer.

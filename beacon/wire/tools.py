@@ -205,6 +205,28 @@ TOOL_SPECS: Mapping[str, ToolSpec] = MappingProxyType(
 _FRONTED: list[Mapping[str, ToolSpec]] = [TOOL_SPECS]
 
 
+# What a text-to-SQL tool's rows are, by the table its ``sql`` reads them from (the
+# upstream's schema, as its result reports the query it ran): a count's records are read
+# from its result, never assumed to be what the question named.
+QUERIED_TABLES: Mapping[str, NounKey] = MappingProxyType(
+    {
+        "annotations": "findings",
+        "photos": "photos",
+        "captures": "panoramas",
+        "documents": "documents",
+    }
+)
+# What a count's records are, by the kind they are cited as.
+CITED_AS: Mapping[str, NounKey] = MappingProxyType(
+    {
+        ANNOTATION.name: "findings",
+        PHOTO.name: "photos",
+        PANORAMA.name: "panoramas",
+        DOCUMENT.name: "documents",
+    }
+)
+
+
 def tool_spec(tool: object) -> ToolSpec | None:
     """The row of ``tool``, or None for anything that is not a known tool's name."""
     return _FRONTED[-1].get(tool) if isinstance(tool, str) else None

@@ -173,6 +173,8 @@ def test_a_count_no_tool_can_narrow_is_said_once_with_what_it_left_out(
         ("Show me cracked concrete photos at Maple Clinic", "cracked concrete"),
         # Another event's date: the tools' window is when a finding was raised.
         ("How many findings were closed last week at Maple Clinic?", "closed last week"),
+        # Other records than the question's: the upstream's query counted photos.
+        ("How many findings at Maple Clinic have photos?", "findings"),
     ],
 )
 def test_a_phrase_of_another_set_leaves_every_count_disclosed_not_stated(
