@@ -9,7 +9,9 @@ counts ("total", "exactly"), the verbs of making a record ("raised", "taken"), a
 the nouns a "which …" question groups by ("companies", "inspectors"). Only words that
 leave the set as it is belong here: "recent", "active", "done" or "remaining" narrow
 it, and are left out on purpose (a false "unread" costs a disclosure; a missing one,
-a count of the wrong set stated as the answer).
+a count of the wrong set stated as the answer). A chat's follow-up words ("them",
+"davon") are here: the set they name is the earlier question's, which the planner
+carries.
 
 Latin-script words only (``FORM_WORDS`` below plus ``words.FUNCTION_WORDS``): Korean
 and Japanese join particles and verb endings to their words, and are not read for
@@ -33,7 +35,8 @@ FORM_WORDS: Mapping[str, tuple[str, ...]] = {
         currently current now still so far yet here exist exists existing
         raise raises raising record records recorded logged log reported documented noted
         found create creates creating take takes took taking capture captures shot
-        be been being get gets got see tell us let know need want like we they it its
+        be been being get gets got see tell us let know need want like we they it its them
+        these those combined together
         kindly just only also too then as well per each every both group
         grouped broken down breakdown split whole entire project projects site building
         levels floors companies company inspectors inspector categories category trades
@@ -43,7 +46,6 @@ FORM_WORDS: Mapping[str, tuple[str, ...]] = {
         than if whether will should may might must am i'd i'm vs versus compare compared
         against items item entries things ones located situated based lie lies location
         address city right going on happening overview summary most least common frequent
-        top
         """
     ),
     "de": _words(
@@ -59,7 +61,7 @@ FORM_WORDS: Mapping[str, tuple[str, ...]] = {
         hier bei für über zum zur beim aus an als wieviele wieviel viel arbeiten tätig
         kein keine keinen keiner gegenüber verglichen vergleiche vergleich
         einträge einträgen elemente dinge liegt liegen befindet befinden sich ort adresse
-        stadt meisten häufigste häufigsten übersicht zusammenfassung los
+        stadt meisten häufigste häufigsten übersicht zusammenfassung los davon zusammen
         """
     ),
     "es": _words(
@@ -74,7 +76,7 @@ FORM_WORDS: Mapping[str, tuple[str, ...]] = {
         trabajando ningún ninguno ninguna frente comparado comparar contra
         elementos registros cosas entradas ubicado ubicada encuentra encuentran queda
         ubicación dirección ciudad puedes puede podrías decir decirme saber más común
-        comunes frecuente resumen
+        comunes frecuente resumen ellos ellas estos estas esos esas juntos
         """
     ),
 }

@@ -103,6 +103,8 @@ def test_a_follow_up_keeps_the_set_and_moves_or_narrows_it(stack: Stack, token: 
     safety = findings(HARBOR, level_number=4, status="open", kind="safety")
     assert (counts(narrowed)[0]["grade"], counts(narrowed)[0]["total"]) == ("EXACT", safety)
     assert f"exactly {safety}" in answer(narrowed)
+    # "them" is the earlier set, which the planner carried: nothing to disclose.
+    assert not any(n["kind"] == "disclosure" for n in frames(narrowed, "notice"))
 
 
 def test_a_level_typed_after_a_counter_question_narrows_the_same_search(

@@ -58,6 +58,10 @@ def test_a_word_no_axis_reads_is_an_unread_constraint_as_typed(
         "How many findings did Dana Whitfield raise in Harbor Tower last week?",
         "Can you show me all the photos taken on level 2 of Harbor Tower, please?",
         "level 3 vs level 4 of Harbor Tower",
+        "How many findings are on level 3 and level 4 of Harbor Tower combined?",
+        # A chat's follow-up: "them" is the earlier question's set, the planner's to carry.
+        "How many of them are safety findings?",
+        "Wie viele davon sind Sicherheitsbefunde?",
         "Wie viele Befunde hat Dana Whitfield in Harbor Tower insgesamt erfasst?",
         "Welche Firmen haben offene Sicherheitsbefunde auf Ebene 3 von Harbor Tower?",
         "¿Cuántos hallazgos registró Dana Whitfield en Harbor Tower?",
