@@ -10,8 +10,8 @@ after dispatch compares each constraint with the arguments that really went
 out (``judge_scope``): **applied** when an argument the tool's row names for
 that axis carries exactly that value (a date window to the day), **unapplied**
 otherwise. A condition no tool knows (a time of day) is read so it can be
-disclosed, and so is every word no axis read ("overdue", "my": ``leftover.py``):
-in Latin script, a word the lexicon does not know to leave a set as it is, is
+disclosed, and so is every word no axis read ("overdue", "my", "期限切れ":
+``leftover.py``): a word the lexicon does not know to leave a set as it is, is
 taken to narrow it.
 
 Several values on one axis ("level 3 vs level 4") are alternatives: a call

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from beacon.lexicon.shape import FORM_WORDS
+from beacon.lexicon.shape import FORM_PIECES, FORM_WORDS, PARTICLES
 from beacon.lexicon.words import (
     CATEGORIES,
     FUNCTION_WORDS,
@@ -47,7 +47,26 @@ _TOPIC_STOP = re.compile(
     r"tomadas?|hechas?)\s|[?.!,;]",
     re.IGNORECASE,
 )
-# What may stand between two unread words of one phrase ("high severity", "re-opened").
+# Korean and Japanese: the form's pieces and the record nouns, longest first; particles
+# (Japanese anywhere, Korean ending a word); then what Hangul, kana or kanji is left.
+_CJK = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af"
+_PIECES = re.compile(
+    "|".join(
+        sorted(
+            {re.escape(p) for pieces in FORM_PIECES.values() for p in pieces}
+            | {p for patterns in RECORDS.values() for p in patterns if not p[:1].isascii()},
+            key=len,
+            reverse=True,
+        )
+    )
+)
+_PARTICLES = re.compile(
+    f"(?:{'|'.join(PARTICLES['ja'])})"
+    f"|(?:{'|'.join(sorted(PARTICLES['ko'], key=len, reverse=True))})(?![가-힣])"
+)
+_CJK_RUN = re.compile(f"[{_CJK}]+")
+# What may stand between two unread words of one phrase ("high severity", "re-opened",
+# "기한이 지난"): spaces, hyphens and particles.
 _JOINED = re.compile(r"[\s-]*")
 
 
@@ -90,15 +109,19 @@ def fold_keep(text: str) -> str:
     return "".join(c.casefold() if len(c.casefold()) == 1 else c for c in text)
 
 
+def _spaced(pattern: re.Pattern[str], text: str) -> str:
+    return pattern.sub(lambda m: " " * len(m.group(0)), text)
+
+
 def unread_spans(text: str, whole: str) -> list[tuple[int, int]]:
     """Spans of ``text`` (the question with every read phrase blanked out) holding words
     no axis read, neighbours in ``whole`` (the question as asked) joined into one."""
+    found = [m.span() for m in _LATIN_WORD.finditer(text) if not known_word(m.group(0))]
+    found += [m.span() for m in _CJK_RUN.finditer(_spaced(_PARTICLES, _spaced(_PIECES, text)))]
     spans: list[tuple[int, int]] = []
-    for match in _LATIN_WORD.finditer(text):
-        if known_word(match.group(0)):
-            continue
-        start, end = match.span()
-        if spans and _JOINED.fullmatch(whole, spans[-1][1], start):
+    for start, end in sorted(found):
+        gap = _spaced(_PARTICLES, whole[spans[-1][1] : start]) if spans else ""
+        if spans and _JOINED.fullmatch(gap):
             spans[-1] = (spans[-1][0], end)
         else:
             spans.append((start, end))

@@ -13,9 +13,11 @@ a count of the wrong set stated as the answer). A chat's follow-up words ("them"
 "davon") are here: the set they name is the earlier question's, which the planner
 carries.
 
-Latin-script words only (``FORM_WORDS`` below plus ``words.FUNCTION_WORDS``): Korean
-and Japanese join particles and verb endings to their words, and are not read for
-leftovers yet.
+Latin-script words are whole words (``FORM_WORDS`` below plus ``words.FUNCTION_WORDS``).
+Korean and Japanese join particles and endings to their words, and Japanese writes no
+spaces: their form is pieces (``FORM_PIECES``), found anywhere in what is left, and
+particles (``PARTICLES``: Japanese anywhere, Korean at a word's end); whatever Hangul,
+kana or kanji remain is the leftover.
 """
 
 from __future__ import annotations
@@ -79,4 +81,27 @@ FORM_WORDS: Mapping[str, tuple[str, ...]] = {
         comunes frecuente resumen ellos ellas estos estas esos esas juntos
         """
     ),
+}
+FORM_PIECES: Mapping[str, tuple[str, ...]] = {
+    "ja": _words(
+        """
+        何件ですか 何件ありますか 何枚ですか 何個ですか 何件 何枚 何個 いくつ ありますか
+        あります ありません ですか です すべて 全て 全部 見せてください 見せて
+        教えてください 教えて ください 作成された 作成した 作成 撮った 撮影された
+        撮影した 撮影 登録された 登録 記録された 誰ですか 誰 どの 会社 業者 ある
+        関する 現在 合計 件数 一覧 それら そのうち うち どこ 場所 総数 数
+        """
+    ),
+    "ko": _words(
+        """
+        몇 건 개 장 건인가요 건입니까 건이에요 개인가요 개입니까 장인가요 장입니까 인가요
+        입니까 있나요 있습니까 있어요 모두 전체 보여 주세요 알려 생성된 생성한 작성한
+        작성된 작성했나요 찍은 촬영된 촬영한 누가 있는 업체 어떤 업체인가요 관련 현재 총
+        사항 어디 어디에 합계 수 중 그중 그 회사
+        """
+    ),
+}
+PARTICLES: Mapping[str, tuple[str, ...]] = {
+    "ja": _words("の は が を に で と も や か へ"),
+    "ko": _words("에서 으로 까지 부터 은 는 이 가 을 를 에 의 와 과 도 로 만"),
 }

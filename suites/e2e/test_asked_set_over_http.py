@@ -170,6 +170,8 @@ def test_a_count_no_tool_can_narrow_is_said_once_with_what_it_left_out(
         ("How many overdue findings are there at Maple Clinic?", "overdue"),
         ("How many high severity findings are open at Maple Clinic?", "high severity"),
         ("¿Cuántos hallazgos urgentes hay en Maple Clinic?", "urgentes"),
+        ("Maple Clinicの期限切れの指摘は何件ですか", "期限切れ"),
+        ("Maple Clinic의 긴급 지적 사항은 몇 건인가요?", "긴급"),
         ("Show me cracked concrete photos at Maple Clinic", "cracked concrete"),
         # Another event's date: the tools' window is when a finding was raised.
         ("How many findings were closed last week at Maple Clinic?", "closed last week"),

@@ -36,6 +36,10 @@ def leftovers(question: str) -> list[tuple[str, str]]:
         ("Wie viele überfällige Befunde gibt es in Harbor Tower?", ["überfällige"]),
         ("¿Cuántos hallazgos urgentes hay en Harbor Tower?", ["urgentes"]),
         ("¿Cuántos hallazgos no abiertos hay en Harbor Tower?", ["no"]),
+        ("Harbor Towerの期限切れの指摘は何件ですか", ["期限切れ"]),
+        ("Harbor Towerで私の指摘は何件ですか", ["私"]),
+        ("Harbor Tower의 긴급 지적 사항은 몇 건인가요?", ["긴급"]),
+        ("Harbor Tower의 기한이 지난 지적 사항은 몇 건인가요?", ["기한이 지난"]),
         # Two unread words apart in the question are two phrases, not one.
         ("How many overdue open findings are unassigned?", ["overdue", "unassigned"]),
         # Records of no known kind, in a project of the directory: still read.
@@ -66,8 +70,12 @@ def test_a_word_no_axis_reads_is_an_unread_constraint_as_typed(
         "Welche Firmen haben offene Sicherheitsbefunde auf Ebene 3 von Harbor Tower?",
         "¿Cuántos hallazgos registró Dana Whitfield en Harbor Tower?",
         "Muestra todas las fotos del nivel 2 de Harbor Tower",
-        # Japanese and Korean are not read for leftovers (shape.py): nothing is made up.
         "Harbor Towerの4階にある未対応の安全指摘は何件ですか",
+        "Maple ClinicでDana Whitfieldが撮った写真は何枚ですか",
+        "Harbor Towerで先週作成された指摘は何件ですか",
+        "Harbor Tower 7층에서 미해결 안전 지적 사항이 있는 업체는 어떤 업체인가요?",
+        "Harbor Tower에서 Dana Whitfield이(가) 작성한 지적 사항은 몇 건인가요?",
+        "그중 안전 지적 사항은 몇 건인가요?",
         # A third party's records, in no project: its nouns are no words the lexicon
         # knows, so none can be told from a narrowing word.
         "How many commits are in the log?",

@@ -43,8 +43,11 @@ PARTIAL: Mapping[str, frozenset[str]] = {
     "grammar.CLAUSE_BREAKERS": LATIN,
     "grammar.CONJUNCTIONS": LATIN,
     "grammar.PREPOSITIONS": LATIN,
-    # Korean and Japanese join particles and endings to their words: no leftover words yet.
+    # Whole words in Latin script; Korean and Japanese join particles and endings to
+    # their words (and Japanese writes no spaces): their form is pieces and particles.
     "shape.FORM_WORDS": LATIN,
+    "shape.FORM_PIECES": frozenset({"ko", "ja"}),
+    "shape.PARTICLES": frozenset({"ko", "ja"}),
 }
 # Tables whose locales hold their own words rather than shared keys, and why.
 OWN_WORDS: Mapping[str, str] = {
