@@ -40,6 +40,7 @@ def leftovers(question: str) -> list[tuple[str, str]]:
         ("Harbor Towerで私の指摘は何件ですか", ["私"]),
         ("Harbor Tower의 긴급 지적 사항은 몇 건인가요?", ["긴급"]),
         ("Harbor Tower의 기한이 지난 지적 사항은 몇 건인가요?", ["기한이 지난"]),
+        ("Harbor Tower 3층 외벽 지적", ["외벽"]),  # findings on the outer wall
         # Two unread words apart in the question are two phrases, not one.
         ("How many overdue open findings are unassigned?", ["overdue", "unassigned"]),
         # Records of no known kind, in a project of the directory: still read.
