@@ -277,16 +277,18 @@ PAGE_CAP: Mapping[str, str] = {
     "ver el resto.",
 }
 # A count that left out something the question named (constraints.py): it is not the answer.
+# Another set, not a wider one: "not open", other records than asked, or another event's
+# date leave out what the question named without widening it.
 SCOPE_UNAPPLIED: Mapping[str, str] = {
-    "en": "Not applied to the count shown: {phrases}. It counts a wider set than you asked "
-    "about, so it is not the answer.",
-    "ko": "표시된 집계에 적용되지 않은 조건: {phrases}. 질문보다 넓은 범위를 센 것이므로 답이 "
+    "en": "Not applied to the count shown: {phrases}. It counts another set than the one you "
+    "asked about, so it is not the answer.",
+    "ko": "표시된 집계에 적용되지 않은 조건: {phrases}. 질문과 다른 범위를 센 것이므로 답이 "
     "아닙니다.",
-    "ja": "表示した件数に適用されていない条件: {phrases}。質問より広い範囲を数えたもので、答えでは"
-    "ありません。",
-    "de": "Nicht auf die gezeigte Zählung angewandt: {phrases}. Sie zählt eine größere Menge als "
+    "ja": "表示した件数に適用されていない条件: {phrases}。質問とは異なる範囲を数えたもので、"
+    "答えではありません。",
+    "de": "Nicht auf die gezeigte Zählung angewandt: {phrases}. Sie zählt eine andere Menge als "
     "gefragt und ist daher nicht die Antwort.",
-    "es": "No se aplicó al recuento mostrado: {phrases}. Cuenta un conjunto más amplio que el "
+    "es": "No se aplicó al recuento mostrado: {phrases}. Cuenta un conjunto distinto del "
     "preguntado, así que no es la respuesta.",
 }
 # A comparison one side of which no call counted ("level 3 vs level 4", 4 never asked).

@@ -30,6 +30,6 @@ class AuditKind(StrEnum):
     BYPASSED_SLOT = "bypassed_slot"  # a numeral the model wrote equal to a graded count
     SUBJECT_SHARED = "subject_shared"  # population and subset slots in one sentence
     SCOPE_APPLIED = "scope_applied"  # a limit of the question a call's arguments carried
-    SCOPE_UNAPPLIED = "scope_unapplied"  # a count of a wider set than the question asked
+    SCOPE_UNAPPLIED = "scope_unapplied"  # a count of another set than the question asked
     # A safety filter stopped the turn (rule: "input:NAME" / "output:NAME", token: its code).
     FILTER_BLOCKED = "filter_blocked"

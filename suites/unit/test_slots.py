@@ -178,4 +178,4 @@ def test_a_count_of_another_set_is_never_rendered_in_the_models_sentence() -> No
     assert "102" not in text and text == "Here are some of them."
     assert [(e.kind, e.slot) for e in audit] == [("scope_unapplied", "c1")]
     # The audit names every filter the count left out, as the question put it.
-    assert audit[0].detail == "counts a wider set than asked: last week; inspector Dana"
+    assert audit[0].detail == "counts another set than asked: last week; inspector Dana"

@@ -124,7 +124,7 @@ def render_sentence(
                 AuditEntry(AuditKind.UNKNOWN_SLOT, slot_id, "slot names no graded count"),
             ]
         if slot.unapplied:
-            detail = "counts a wider set than asked: " + "; ".join(slot.unapplied)
+            detail = "counts another set than asked: " + "; ".join(slot.unapplied)
             return "", [*audit, AuditEntry(AuditKind.SCOPE_UNAPPLIED, slot_id, detail)]
         phrase = render_slot(kind, slot, locale)
         if phrase is None:
