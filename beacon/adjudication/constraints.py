@@ -194,10 +194,12 @@ def read_constraints(
     project, date, company/person, level, status, category, kind, topic."""
     text = whole = unicodedata.normalize("NFKC", question)  # ``text`` loses what is read
     found: list[Constraint] = []
-    project = _project(text, projects)
-    if project is not None:
+    # Every project of the directory the question names ("Maple Clinic compared to Cedar
+    # School": two sides of one axis); none is left to read as a person's name.
+    while (project := _project(text, projects)) is not None:
         found.append(project[0])
         text = project[1]
+    found.sort(key=lambda c: whole.find(c.phrase))  # as named: the first is the subject
     record_kind = _record_kind(question)
     dates, text = _dates(text, today)
     if record_kind != "panoramas":
@@ -225,7 +227,7 @@ def read_constraints(
     for phrase in level_ranges(text):
         found.append(Constraint("level", UNREAD, phrase))
         text = _blank_phrase(text, phrase)
-    if record_kind is None and project is None:
+    if record_kind is None and all(c.axis != "project" for c in found):
         # Records of no kind the lexicon knows, in no project of the directory (a third
         # party's "commits in the log"): its nouns are not known words, so no word left
         # over can be told from the noun counted.

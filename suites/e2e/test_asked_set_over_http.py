@@ -220,3 +220,18 @@ def test_a_time_of_day_is_applied_to_captures_and_counted_exactly(
     leading = counts(events)[0]
     assert unapplied(leading) == [] and (leading["grade"], leading["total"]) == ("EXACT", truth)
     assert {"axis": "date", "value": f"{first:02d}:00-{last:02d}:59"} in leading["scope"]["applied"]
+
+
+def test_a_second_project_named_is_a_project_never_a_person_to_filter_by(
+    stack: Stack, token: str
+) -> None:
+    # "Cedar School" was read as a person: a correction asked for inspector "Cedar
+    # School" within Maple Clinic, and "none" was stated of that set.
+    question = "How many open findings does Maple Clinic have compared to Cedar School?"
+    events = run_turn(stack.chat_url, {"mode": "single", "message": question}, token=token)
+    sent = [c["arguments"] for c in frames(events, "tool_call")]
+    assert not any("inspector" in arguments for arguments in sent), sent
+    truth = _findings(lambda a: a.status == "open")
+    stated = [c for c in counts(events) if not unapplied(c)]
+    assert stated and all((c["grade"], c["total"]) == ("EXACT", truth) for c in stated), stated
+    assert "none" not in answer(events).casefold()

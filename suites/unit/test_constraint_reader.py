@@ -359,3 +359,16 @@ def test_a_named_month_and_year_is_that_whole_month_in_every_locale(
     question = MONTH_TEMPLATES[locale].format(p=project["name"], m=name, y=2025, n=month)
     expected = f"2025-{month:02d}-01..2025-{month:02d}-{MONTH_ENDS[month - 1]:02d}"
     assert axes(question)["date"] == expected
+
+
+def test_every_project_of_the_directory_a_question_names_is_a_side_of_the_project_axis() -> None:
+    read = read_constraints(
+        "How many open findings does Maple Clinic have compared to Harbor Tower?",
+        projects=PROJECTS,
+        today=TODAY,
+    )
+    assert [(c.axis, c.value) for c in read] == [
+        ("project", "prj-maple-clinic"),
+        ("project", "prj-harbor-tower"),
+        ("status", "open"),
+    ]
