@@ -109,6 +109,11 @@ def _last_year(_m: re.Match[str], today: date) -> Window:
     return Window(date(today.year - 1, 1, 1), date(today.year - 1, 12, 31))
 
 
+def _whole_year(m: re.Match[str], _today: date) -> Window:
+    year = int(m.group("year"))
+    return Window(date(year, 1, 1), date(year, 12, 31))
+
+
 def _today(_m: re.Match[str], today: date) -> Window:
     return Window(today, today)
 
@@ -276,6 +281,13 @@ RULES: tuple[tuple[str, Resolver], ...] = (
         r"last\s+year|(?:im\s+)?(?:letzten|vergangenen|vorigen)\s+jahr|letztes\s+jahr",
         r"(?:el\s+)?año\s+pasado",
         r"작년|지난\s*해|去年|昨年",
+    ),
+    # "in 2025", "im Jahr 2025", "en 2025", "2025년", "2025年": that calendar year. A month
+    # after the year ("2025年6月") is the longer phrase, and wins.
+    *_each(
+        _whole_year,
+        rf"(?:in|during|im(?:\s+jahr)?|en(?:\s+el\s+año)?|durante(?:\s+el\s+año)?)\s+{_YEAR}",
+        rf"{_YEAR}\s*[년年](?!\s*\d)",
     ),
     *_each(_today, r"today|heute|hoy", r"오늘|今日|本日"),
     *_each(_yesterday, r"yesterday|gestern|ayer", r"어제|昨日"),

@@ -235,3 +235,21 @@ def test_a_second_project_named_is_a_project_never_a_person_to_filter_by(
     stated = [c for c in counts(events) if not unapplied(c)]
     assert stated and all((c["grade"], c["total"]) == ("EXACT", truth) for c in stated), stated
     assert "none" not in answer(events).casefold()
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How many findings were raised at Maple Clinic in 2025?",
+        "Maple Clinicで2025年に作成された指摘は何件ですか",
+    ],
+)
+def test_a_year_is_a_window_and_its_count_is_stated_exactly(
+    stack: Stack, token: str, question: str
+) -> None:
+    # "in 2025" was a date no window stood for: every count was disclosed, none stated.
+    truth = _findings(lambda a: a.created_at.startswith("2025-"))
+    events = run_turn(stack.chat_url, {"mode": "single", "message": question}, token=token)
+    leading = counts(events)[0]
+    assert unapplied(leading) == [] and (leading["grade"], leading["total"]) == ("EXACT", truth)
+    assert {"axis": "date", "value": "2025-01-01..2025-12-31"} in leading["scope"]["applied"]

@@ -63,6 +63,11 @@ def test_a_date_no_window_stands_for_is_read_as_such_in_the_questions_words(
             "last week",
             Window(date(2026, 11, 23), date(2026, 11, 29)),
         ),
+        # A year after a preposition, or with its 년/年 and no month: that calendar year.
+        ("Findings raised in 2025", "in 2025", Window(date(2025, 1, 1), date(2025, 12, 31))),
+        ("Befunde im Jahr 2025", "im Jahr 2025", Window(date(2025, 1, 1), date(2025, 12, 31))),
+        ("2025년 지적 사항", "2025년", Window(date(2025, 1, 1), date(2025, 12, 31))),
+        ("2025年の指摘", "2025年", Window(date(2025, 1, 1), date(2025, 12, 31))),
         # The making of a record is the window's own event.
         (
             "Wie viele Befunde wurden letzte Woche erstellt?",
