@@ -37,6 +37,7 @@ from beacon.lexicon.words import (
     COMPANY_WORDS,
     KINDS,
     LEVEL,
+    LEVEL_LIST,
     RECORDS,
     STATUSES,
     TOPICS,
@@ -168,6 +169,10 @@ def _names(text: str) -> tuple[list[Constraint], str]:
 
 def _levels(text: str) -> tuple[list[Constraint], str]:
     found = []
+    for listed in LEVEL_LIST.finditer(text):  # "levels 3, 4 and 5": a level each
+        word, numbers = listed.group(1), re.findall(r"\d{1,3}", listed.group(2))
+        found += [Constraint("level", str(int(n)), f"{word} {n}") for n in numbers]
+        text = _blank(text, listed.start(), listed.end())
     for match in LEVEL.finditer(text):
         number = next(int(g) for g in match.groups() if g)
         found.append(Constraint("level", str(number), match.group(0).strip()))

@@ -25,6 +25,13 @@ LEVEL = re.compile(
     r"|\bl(\d{1,3})\b|(\d{1,3})\s*(?:층|階)|(\d{1,3})\.\s*(?:stock|og|etage)\b",
     re.IGNORECASE,
 )
+# "levels 3, 4 and 5", "Ebenen 3 und 4", "niveles 3 y 4": a list of levels, each one a
+# level of its own (a range, "levels 2 to 4", is no list: qualifiers.LEVEL_RANGES).
+LEVEL_LIST = re.compile(
+    r"\b(levels|floors|storeys|ebenen|etagen|geschosse|stockwerke|niveles|pisos|plantas)\s+"
+    r"(\d{1,3}(?:(?:\s*,\s*|\s*,?\s*(?:and|or|und|oder|y|o)\s+)\d{1,3})+)\b",
+    re.IGNORECASE,
+)
 # What a question counts or lists: the record kinds, by the words naming them.
 RECORDS: Mapping[str, tuple[str, ...]] = {
     "panoramas": (

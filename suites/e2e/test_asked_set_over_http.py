@@ -175,6 +175,8 @@ def test_a_count_no_tool_can_narrow_is_said_once_with_what_it_left_out(
         ("Show me cracked concrete photos at Maple Clinic", "cracked concrete"),
         # Another event's date: the tools' window is when a finding was raised.
         ("How many findings were closed last week at Maple Clinic?", "closed last week"),
+        # A list of levels: each a level of its own, none counted here.
+        ("How many open findings are on levels 3, 4 and 5 of Maple Clinic?", "levels 3"),
         # Other records than the question's: the upstream's query counted photos.
         ("How many findings at Maple Clinic have photos?", "findings"),
     ],

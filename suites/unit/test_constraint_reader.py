@@ -372,3 +372,17 @@ def test_every_project_of_the_directory_a_question_names_is_a_side_of_the_projec
         ("project", "prj-harbor-tower"),
         ("status", "open"),
     ]
+
+
+@pytest.mark.parametrize(
+    ("question", "levels"),
+    [
+        ("Open findings on levels 3, 4 and 5 of Harbor Tower", ["3", "4", "5"]),
+        ("Wie viele Befunde gibt es auf den Ebenen 3 und 4?", ["3", "4"]),
+        ("¿Cuántos hallazgos hay en los niveles 2, 7 o 9?", ["2", "7", "9"]),
+        ("How many findings are on levels 2 to 4?", ["unread"]),  # a range is no list
+    ],
+)
+def test_a_list_of_levels_is_a_level_each(question: str, levels: list[str]) -> None:
+    read = read_constraints(question, projects=PROJECTS, today=TODAY)
+    assert [c.value for c in read if c.axis == "level"] == levels
