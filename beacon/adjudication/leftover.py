@@ -17,14 +17,18 @@ import re
 from beacon.lexicon.shape import FORM_PIECES, FORM_WORDS, PARTICLES
 from beacon.lexicon.words import (
     CATEGORIES,
+    EARLIEST,
     FUNCTION_WORDS,
     KINDS,
+    LATEST,
+    MOST,
     RECORDS,
     STATUSES,
     TOPICS,
     bounded,
     fold,
 )
+from beacon.wire.tools import RECORD_KINDS
 
 # A Latin-script word, an apostrophe inside it kept ("Whitfield's", "i'm").
 _LATIN_WORD = re.compile(r"[A-Za-zß-öø-ÿÀ-ÖØ-Þ]+(?:['’][A-Za-zß-öø-ÿ]+)*")
@@ -65,6 +69,9 @@ _PARTICLES = re.compile(
     f"|(?:{'|'.join(sorted(PARTICLES['ko'], key=len, reverse=True))})(?![가-힣])"
 )
 _CJK_RUN = re.compile(f"[{_CJK}]+")
+_RECORD_ID = re.compile(
+    rf"(?<![\w-])(?:{'|'.join(re.escape(kind.id_prefix) for kind in RECORD_KINDS)})\w+"
+)
 # What may stand between two unread words of one phrase ("high severity", "re-opened",
 # "기한이 지난"): spaces, hyphens and particles.
 _JOINED = re.compile(r"[\s-]*")
@@ -116,6 +123,11 @@ def _spaced(pattern: re.Pattern[str], text: str) -> str:
 def unread_spans(text: str, whole: str) -> list[tuple[int, int]]:
     """Spans of ``text`` (the question with every read phrase blanked out) holding words
     no axis read, neighbours in ``whole`` (the question as asked) joined into one."""
+    for read_by_code in (LATEST, EARLIEST, MOST, _RECORD_ID):  # "most recent" before "most"
+        # Which end of the set ("the most recent", "the oldest", "die meisten"), read by
+        # code from every record of it (loop/sets.py), and a record's own id
+        # ("ann-000123", one record): neither narrows the set.
+        text = _spaced(read_by_code, text)
     found = [m.span() for m in _LATIN_WORD.finditer(text) if not known_word(m.group(0))]
     found += [m.span() for m in _CJK_RUN.finditer(_spaced(_PARTICLES, _spaced(_PIECES, text)))]
     spans: list[tuple[int, int]] = []

@@ -48,6 +48,7 @@ FORM_WORDS: Mapping[str, tuple[str, ...]] = {
         than if whether will should may might must am i'd i'm vs versus compare compared
         against items item entries things ones located situated based lie lies location
         address city right going on happening overview summary most least common frequent
+        anyone anybody someone clash clashes report reports progress behind plan schedule
         """
     ),
     "de": _words(
@@ -64,6 +65,7 @@ FORM_WORDS: Mapping[str, tuple[str, ...]] = {
         kein keine keinen keiner gegenüber verglichen vergleiche vergleich
         einträge einträgen elemente dinge liegt liegen befindet befinden sich ort adresse
         stadt meisten häufigste häufigsten übersicht zusammenfassung los davon zusammen
+        kollision kollisionen bericht berichte fortschritt plan zeitplan
         """
     ),
     "es": _words(
@@ -78,7 +80,8 @@ FORM_WORDS: Mapping[str, tuple[str, ...]] = {
         trabajando ningún ninguno ninguna frente comparado comparar contra
         elementos registros cosas entradas ubicado ubicada encuentra encuentran queda
         ubicación dirección ciudad puedes puede podrías decir decirme saber más común
-        comunes frecuente resumen ellos ellas estos estas esos esas juntos
+        comunes frecuente resumen ellos ellas estos estas esos esas juntos colisión
+        colisiones informe informes avance progreso plan
         """
     ),
 }
@@ -89,7 +92,7 @@ FORM_PIECES: Mapping[str, tuple[str, ...]] = {
         あります ありません ですか です すべて 全て 全部 見せてください 見せて
         教えてください 教えて ください 作成された 作成した 作成 撮った 撮影された
         撮影した 撮影 登録された 登録 記録された 誰ですか 誰 どの 会社 業者 ある
-        関する 現在 合計 件数 一覧 それら そのうち うち どこ 場所 総数 数
+        関する 現在 合計 件数 一覧 それら そのうち うち どこ 場所 総数 数 進捗 干渉 レポート
         """
     ),
     "ko": _words(
@@ -97,7 +100,7 @@ FORM_PIECES: Mapping[str, tuple[str, ...]] = {
         몇 건 개 장 건인가요 건입니까 건이에요 개인가요 개입니까 장인가요 장입니까 인가요
         입니까 있나요 있습니까 있어요 모두 전체 보여 주세요 알려 생성된 생성한 작성한
         작성된 작성했나요 찍은 촬영된 촬영한 누가 있는 업체 어떤 업체인가요 관련 현재 총
-        사항 어디 어디에 합계 수 중 그중 그 회사
+        사항 어디 어디에 합계 수 중 그중 그 회사 진척 공정률 간섭 보고서
         """
     ),
 }

@@ -77,6 +77,7 @@ PANORAMA = RecordKind("panorama", "cap-")
 ANNOTATION = RecordKind("annotation", "ann-")
 PROJECT = RecordKind("project", "prj-")
 DOCUMENT = RecordKind("document", "doc-")
+RECORD_KINDS: tuple[RecordKind, ...] = (PHOTO, PANORAMA, ANNOTATION, PROJECT, DOCUMENT)
 
 
 @dataclass(frozen=True, slots=True)

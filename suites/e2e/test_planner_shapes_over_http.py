@@ -130,6 +130,8 @@ def test_rfis_clashes_and_levels_go_to_the_tools_that_hold_them(stack: Stack, to
     clashes = single(stack, token, "Show the clash report for Harbor Tower.")
     assert [c["tool"] for c in frames(clashes, "tool_call")][-1] == "get_clash_report"
     assert counts(clashes)[0]["total"] == sum(1 for c in corpus.clashes if c.project_id == HARBOR)
+    # "the clash report" names what the tool returns, not a narrower set.
+    assert not any(n["kind"] == "disclosure" for n in frames(clashes, "notice"))
     levels = single(stack, token, "How many levels does Cedar School have?")
     assert (counts(levels)[0]["grade"], counts(levels)[0]["total"]) == (
         "EXACT",
@@ -167,6 +169,8 @@ def test_when_names_the_latest_day_of_the_records_asked_about(stack: Stack, toke
     events = single(stack, token, "When was the last capture on level 5 of Harbor Tower?")
     (found,) = frames(events, "references")[0]["sets"]
     assert found["leaders"] == [latest] and latest in answer(events)
+    # "the last" is which end of the set, read by code: nothing of the question is unapplied.
+    assert not any(n["kind"] == "disclosure" for n in frames(events, "notice"))
 
 
 @pytest.mark.parametrize(

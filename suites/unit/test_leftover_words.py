@@ -45,6 +45,7 @@ def leftovers(question: str) -> list[tuple[str, str]]:
         ("How many overdue open findings are unassigned?", ["overdue", "unassigned"]),
         # Records of no known kind, in a project of the directory: still read.
         ("How many overdue items are in Harbor Tower?", ["overdue"]),
+        ("How many recent findings are in Harbor Tower?", ["recent"]),  # no end: a window
     ],
 )
 def test_a_word_no_axis_reads_is_an_unread_constraint_as_typed(
@@ -64,6 +65,16 @@ def test_a_word_no_axis_reads_is_an_unread_constraint_as_typed(
         "Can you show me all the photos taken on level 2 of Harbor Tower, please?",
         "level 3 vs level 4 of Harbor Tower",
         "How many findings are on level 3 and level 4 of Harbor Tower combined?",
+        # A record's own id, a tool's own report, a project's progress: no narrower set.
+        "Show me ph-000045 at Harbor Tower",
+        "Who raised ann-000123 in Harbor Tower?",
+        "Show the clash report for Harbor Tower.",
+        "Which trades are behind plan in Harbor Tower?",
+        # Which end of the set: read by code from every record, it narrows nothing.
+        "When was the last capture on level 3 of Harbor Tower?",
+        "What is the most recent panorama on level 2 of Harbor Tower?",
+        "¿Cuál es la panorámica más reciente del nivel 2 de Harbor Tower?",
+        "What is the oldest open finding in Harbor Tower?",
         # A chat's follow-up: "them" is the earlier question's set, the planner's to carry.
         "How many of them are safety findings?",
         "Wie viele davon sind Sicherheitsbefunde?",
