@@ -256,18 +256,18 @@ EMPTY: Classes = {
 GENERIC_RESULTS: Classes = {
     "en": (
         r"results?", r"match(?:es)?", r"hits?", r"items?", r"entr(?:y|ies)", r"records?",
-        r"files?", r"rows?", r"others?", r"shots?", r"list", r"set",
+        r"files?", r"rows?", r"others?", r"shots?", r"list", r"set", r"data(?!\s+sources?)",
     ),
     "de": (
         r"\w*ergebnis(?:se|sen)?", r"\w*treffer(?:n)?", r"einträge?n?", r"eintrag",
         r"datensätze?n?", r"\w*dateien", r"datei", r"elemente?n?", r"zeilen?", r"funde?",
-        r"\w*listen?",
+        r"\w*listen?", r"daten",
     ),
     "es": (
         r"resultados?", r"coincidencias?", r"registros?", r"elementos?", r"archivos?",
-        r"entradas?", r"filas?", r"aciertos?", r"lista", r"conjunto",
+        r"entradas?", r"filas?", r"aciertos?", r"lista", r"conjunto", r"(?<!fuente de )datos",
     ),
-    # The data source is not the data: "데이터 소스", "データソース".
+    # The data source is not the data: "data source", "fuente de datos", "데이터 소스".
     "ko": (r"결과", r"항목", r"기록", r"파일", r"데이터(?!\s*소스)", r"일치", r"목록", r"이미지"),
     "ja": (
         r"結果", r"項目", r"記録", r"ファイル", r"データ(?!ソース)", r"ヒット", r"該当", r"一覧",

@@ -54,9 +54,9 @@ def anchor_records(
             "aggregate": item.verdict.basis is Basis.AGGREGATE,
         }
         shown = len(item.citations)
-        for anchor in call_anchors(
-            item.slot, str(subject), item.verdict, item.absence, shown=shown
-        ):
+        # An empty result of another set than asked says nothing of the asked one.
+        absence = item.absence if item.scope.whole else None
+        for anchor in call_anchors(item.slot, str(subject), item.verdict, absence, shown=shown):
             number = {
                 AnchorKind.EXACT_COUNT: item.verdict.value,
                 AnchorKind.LOWER_BOUND: item.verdict.value,

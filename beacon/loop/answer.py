@@ -91,7 +91,8 @@ def scope_disclosures(state: TurnState) -> None:
 def absence_notices(state: TurnState) -> None:
     for item in state.evidence:
         cause = item.absence.cause if item.absence is not None else None
-        if item.counted and cause in NOTICED_ABSENCES:
+        # "Nothing in this project matches" of another set than asked is not said.
+        if item.counted and item.scope.whole and cause in NOTICED_ABSENCES:
             assert cause is not None
             state.emit("notice", kind="absence", text=say(ABSENCE[cause], state.locale))
 

@@ -16,6 +16,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+import httpx
 import pytest
 
 from beacon.cli.ask import run_turn
@@ -255,3 +256,39 @@ def test_a_year_is_a_window_and_its_count_is_stated_exactly(
     leading = counts(events)[0]
     assert unapplied(leading) == [] and (leading["grade"], leading["total"]) == ("EXACT", truth)
     assert {"axis": "date", "value": "2025-01-01..2025-12-31"} in leading["scope"]["applied"]
+
+
+@pytest.mark.parametrize(
+    ("question", "narration", "said_of_another_set"),
+    [
+        # The model states the count of the wider set as the answer, in digits and in words.
+        ("How many overdue findings are there at Maple Clinic?", "Maple Clinic has {all} "
+         "overdue findings.", "{all} overdue"),
+        ("How many overdue findings are there at Maple Clinic?", "Ninety findings at Maple "
+         "Clinic are overdue.", "Ninety"),
+        # ... and "none" of findings raised last week, for findings closed last week.
+        ("How many findings were closed last week at Maple Clinic?", "No findings were "
+         "closed last week.", "No findings"),
+    ],
+)  # fmt: skip
+def test_a_model_never_states_a_count_of_another_set_as_the_answer(
+    stack: Stack, token: str, question: str, narration: str, said_of_another_set: str
+) -> None:
+    every = _findings(lambda a: True)
+    text = narration.format(all=every)
+    origin = stack.llm_url.removesuffix("/v1")
+    body = {"question": question, "text": text}
+    assert httpx.post(f"{origin}/dev/narrations", json=body, timeout=10).status_code == 201
+    try:
+        events = run_turn(
+            stack.chat_url,
+            {"mode": "single", "message": question},
+            token=token,
+            scenario="model-narrates",
+        )
+    finally:
+        httpx.delete(f"{origin}/dev/narrations", params={"question": question}, timeout=10)
+    said = answer(events)
+    assert said_of_another_set.format(all=every) not in said, said
+    assert not any(n["kind"] == "absence" for n in frames(events, "notice"))
+    assert all(unapplied(c) for c in counts(events)), counts(events)

@@ -74,3 +74,33 @@ def test_a_bare_number_value_with_no_digit_protects_nothing() -> None:
         "Nr. 10",
         "№10",
     )
+
+
+# --- a count of another set than asked ----------------------------------------------
+
+OF_ANOTHER_SET = Counted("c1", Grade.EXACT, 90, 0, emptiness="non_empty", unapplied=("overdue",))
+ZERO_OF_ANOTHER_SET = Counted(
+    "c1", Grade.EXACT, 0, 0, emptiness="empty", may_say_none=True, unapplied=("closed last week",)
+)
+
+
+def test_a_count_that_left_out_a_constraint_lends_no_sentence_its_number() -> None:
+    # The same exact, complete 90 lets a sentence state it while it is of the asked set.
+    asked = build_standing([Counted("c1", Grade.EXACT, 90, 0, emptiness="non_empty")])
+    assert rule("Maple Clinic has 90 findings.", asked) is None
+    other = build_standing([OF_ANOTHER_SET])
+    assert rule("Maple Clinic has 90 overdue findings.", other) == "free_count"
+    assert rule("Ninety findings at Maple Clinic are overdue.", other) == "free_count"
+    assert not other.complete and not other.whole_population
+    assert other.exact_values == frozenset()
+
+
+def test_an_empty_result_of_another_set_grounds_no_absence() -> None:
+    assert rule("No findings were closed last week.", build_standing([ZERO_OF_ANOTHER_SET])) == (
+        "absence_claim"
+    )
+    grounded = Counted("c1", Grade.EXACT, 0, 0, emptiness="empty", may_say_none=True)
+    assert rule("No findings were closed last week.", build_standing([grounded])) is None
+    assert rule("The project has no such data.", build_standing([ZERO_OF_ANOTHER_SET])) == (
+        "absence_claim"
+    )

@@ -134,8 +134,7 @@ def _claim_verdict(text: str, standing: Standing, locale: str) -> tuple[DropRule
     if claim is not None and not _claim_has_standing(text, standing, locale):
         return DropRule.COMPLETENESS_CLAIM, claim
     absence = absence_claim(text)
-    grounded_absence = any(s.may_say_none for s in standing.sources)
-    if absence is not None and not grounded_absence:
+    if absence is not None and not standing.may_say_none:
         return DropRule.ABSENCE_CLAIM, absence
     claim = population_claim(text)
     # "写真は見つかりませんでした" is about the results as a whole, and says the one thing a

@@ -85,24 +85,38 @@ class Standing:
         """An UNKNOWN source: no number of any kind may be uttered."""
         return any(s.grade is Grade.UNKNOWN for s in self.sources)
 
+    # A source that left out something the question named (``unapplied``) is of another
+    # set: its value, its completeness and its emptiness are that set's, never the
+    # answer's ("Maple Clinic has 90 overdue findings" of a count that never read
+    # "overdue"; "No findings were closed last week" of findings *raised* last week).
+
     @cached_property
     def complete(self) -> bool:
-        """Every counted source is EXACT and complete: the answer is the whole set."""
-        return bool(self.sources) and all(s.complete for s in self.sources)
+        """Every counted source is EXACT, complete and of the asked set: the answer is
+        the whole set."""
+        return bool(self.sources) and all(s.complete and not s.unapplied for s in self.sources)
 
     @cached_property
     def whole_population(self) -> bool:
         """Every counted source is on screen whole: a sentence about "the photos" is
         about what code and the reader both see, not about a sample of them."""
-        return bool(self.sources) and all(s.wholly_shown for s in self.sources)
+        return bool(self.sources) and all(s.wholly_shown and not s.unapplied for s in self.sources)
 
     @cached_property
     def exact_values(self) -> frozenset[int]:
         return frozenset(
             int(s.value)
             for s in self.sources
-            if s.complete and s.value is not None and float(s.value).is_integer()
+            if s.complete
+            and not s.unapplied
+            and s.value is not None
+            and float(s.value).is_integer()
         )
+
+    @cached_property
+    def may_say_none(self) -> bool:
+        """An accounted empty result of the asked set: "there are none" has standing."""
+        return any(s.may_say_none and not s.unapplied for s in self.sources)
 
     def by_slot(self, slot: str) -> Counted | None:
         return next((s for s in self.sources if s.slot == slot), None)
