@@ -49,6 +49,7 @@ FORM_WORDS: Mapping[str, tuple[str, ...]] = {
         against items item entries things ones located situated based lie lies location
         address city right going on happening overview summary most least common frequent
         anyone anybody someone clash clashes report reports progress behind plan schedule
+        assigned
         """
     ),
     "de": _words(
@@ -65,7 +66,7 @@ FORM_WORDS: Mapping[str, tuple[str, ...]] = {
         kein keine keinen keiner gegenüber verglichen vergleiche vergleich
         einträge einträgen elemente dinge liegt liegen befindet befinden sich ort adresse
         stadt meisten häufigste häufigsten übersicht zusammenfassung los davon zusammen
-        kollision kollisionen bericht berichte fortschritt plan zeitplan
+        kollision kollisionen bericht berichte fortschritt plan zeitplan zugewiesen zugeordnet
         """
     ),
     "es": _words(
@@ -81,7 +82,8 @@ FORM_WORDS: Mapping[str, tuple[str, ...]] = {
         elementos registros cosas entradas ubicado ubicada encuentra encuentran queda
         ubicación dirección ciudad puedes puede podrías decir decirme saber más común
         comunes frecuente resumen ellos ellas estos estas esos esas juntos colisión
-        colisiones informe informes avance progreso plan
+        colisiones informe informes avance progreso plan asignados asignadas asignado
+        asignada
         """
     ),
 }

@@ -46,6 +46,7 @@ def leftovers(question: str) -> list[tuple[str, str]]:
         # Records of no known kind, in a project of the directory: still read.
         ("How many overdue items are in Harbor Tower?", ["overdue"]),
         ("How many recent findings are in Harbor Tower?", ["recent"]),  # no end: a window
+        ("How many unassigned findings are in Harbor Tower?", ["unassigned"]),
     ],
 )
 def test_a_word_no_axis_reads_is_an_unread_constraint_as_typed(
@@ -70,6 +71,8 @@ def test_a_word_no_axis_reads_is_an_unread_constraint_as_typed(
         "Who raised ann-000123 in Harbor Tower?",
         "Show the clash report for Harbor Tower.",
         "Which trades are behind plan in Harbor Tower?",
+        # A finding's company is the one it is assigned to: "assigned to" names the axis.
+        "How many findings in Harbor Tower are assigned to Keystone Concrete?",
         # Which end of the set: read by code from every record, it narrows nothing.
         "When was the last capture on level 3 of Harbor Tower?",
         "What is the most recent panorama on level 2 of Harbor Tower?",
