@@ -73,6 +73,7 @@ class Script:
     lists_counts: ListsCounts | None = None  # "how many" planned as a listing (see _lists_counts)
     drops: str | None = None  # a constraint axis whose arguments it leaves out (see _drops)
     ignores_correction: bool = False  # and it stops when asked to apply them
+    adds: str | None = None  # a filter axis it adds, unasked, to its calls (see _adds)
 
     def applies(self, has_tools: bool) -> bool:
         return self.at == "always" or (self.at == "plan") == has_tools
@@ -178,6 +179,24 @@ SCRIPTS.update(
         )
         for axis in DROPPED_ARGUMENTS
         for suffix, ignores in (("", False), ("-ignores", True))
+    }
+)
+
+# What an adding planner sends on each axis, unasked: a real model's assumption.
+ADDED_ARGUMENTS: dict[str, dict[str, Any]] = {
+    "person": {"inspector": "Dana Whitfield"},
+    "status": {"status": "closed"},
+    "level": {"level_number": 2},
+}
+SCRIPTS.update(
+    {
+        f"adds-{axis}": Script(
+            f"adds-{axis}",
+            f"adds a {axis} filter the question never named to its calls",
+            "plan",
+            adds=axis,
+        )
+        for axis in ADDED_ARGUMENTS
     }
 )
 
@@ -300,6 +319,23 @@ def _drops(script: Script, messages: list[dict[str, Any]], tool_names: set[str])
     return Reply(reply.content, [_without(c, script.drops) for c in reply.tool_calls])
 
 
+def _adds(script: Script, messages: list[dict[str, Any]], tool_names: set[str]) -> Reply:
+    """A planner that adds a filter of its own to every data call (a model's assumption:
+    an inspector, a status, a level the question never named)."""
+    assert script.adds is not None
+    reply = plan(messages, tool_names)
+    calls = []
+    for call in reply.tool_calls:
+        if call["function"]["name"] == "query_data":
+            arguments = {
+                **json.loads(call["function"]["arguments"]),
+                **ADDED_ARGUMENTS[script.adds],
+            }
+            call = {**call, "function": {**call["function"], "arguments": json.dumps(arguments)}}
+        calls.append(call)
+    return Reply(reply.content, calls)
+
+
 def scripted_reply(script: Script, messages: list[dict[str, Any]], tool_names: set[str]) -> Reply:
     """The canned reply where the script applies, ``beacon-rules`` elsewhere."""
     has_tools = bool(tool_names)
@@ -309,6 +345,8 @@ def scripted_reply(script: Script, messages: list[dict[str, Any]], tool_names: s
         return _keep_calling(messages, tool_names)
     if script.drops is not None:
         return _drops(script, messages, tool_names)
+    if script.adds is not None:
+        return _adds(script, messages, tool_names)
     if script.lists_counts is not None:
         return _lists_counts(messages, tool_names, obeys=script.lists_counts == "obeys")
     if script.direct:

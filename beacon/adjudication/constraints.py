@@ -73,18 +73,19 @@ class Scope:
 
     applied: tuple[Constraint, ...]
     unapplied: tuple[Constraint, ...]
+    added: tuple[Constraint, ...] = ()  # filters the question never named (added.py)
 
     @property
     def whole(self) -> bool:
-        """The call counted the asked set: nothing the question named was left out."""
-        return not self.unapplied
+        """The call counted the asked set: nothing left out, nothing added."""
+        return not self.unapplied and not self.added
 
     def applying(self, axis: str) -> Scope:
         """The same verdict with ``axis`` applied by code itself (a field read of the one
         record the question names: "where is Maple Clinic?" reads that project's row)."""
         moved = tuple(c for c in self.unapplied if c.axis == axis)
         kept = tuple(c for c in self.unapplied if c.axis != axis)
-        return Scope((*self.applied, *moved), kept)
+        return Scope((*self.applied, *moved), kept, self.added)
 
     def wire(self) -> dict[str, list[dict[str, str]]]:
         return {

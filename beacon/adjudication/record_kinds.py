@@ -42,4 +42,4 @@ def of_records(scope: Scope, asked: Constraint | None, kinds: frozenset[str]) ->
     if asked is None or not kinds or asked.value in kinds:
         return scope
     # Unread: no argument asks a tool for other records, so no correction asks for one.
-    return Scope(scope.applied, (*scope.unapplied, replace(asked, value=UNREAD)))
+    return replace(scope, unapplied=(*scope.unapplied, replace(asked, value=UNREAD)))

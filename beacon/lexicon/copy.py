@@ -291,6 +291,27 @@ SCOPE_UNAPPLIED: Mapping[str, str] = {
     "es": "No se aplicó al recuento mostrado: {phrases}. Cuenta un conjunto distinto del "
     "preguntado, así que no es la respuesta.",
 }
+# A count narrowed by a filter the question never named (adjudication/added.py).
+SCOPE_ADDED: Mapping[str, str] = {
+    "en": "The count shown was narrowed by {phrases}, which you did not ask for. It counts "
+    "another set than the one you asked about, so it is not the answer.",
+    "ko": "표시된 집계는 질문에 없던 조건 {phrases}(으)로 좁혀졌습니다. 질문과 다른 범위를 센 "
+    "것이므로 답이 아닙니다.",
+    "ja": "表示した件数は、質問にない条件 {phrases} で絞り込まれています。質問とは異なる範囲を"
+    "数えたもので、答えではありません。",
+    "de": "Die gezeigte Zählung wurde durch {phrases} eingegrenzt, wonach Sie nicht gefragt "
+    "haben. Sie zählt eine andere Menge als gefragt und ist daher nicht die Antwort.",
+    "es": "El recuento mostrado se acotó con {phrases}, que usted no pidió. Cuenta un conjunto "
+    "distinto del preguntado, así que no es la respuesta.",
+}
+# The code's own sentence for such a count: what narrowed it.
+SCOPE_COUNT_ADDED: Mapping[str, str] = {
+    "en": "The count with {phrases}: {figure}.",
+    "ko": "{phrases} 조건으로 센 수: {figure}.",
+    "ja": "{phrases}で絞り込んだ件数: {figure}。",
+    "de": "Die Zählung mit {phrases}: {figure}.",
+    "es": "El recuento con {phrases}: {figure}.",
+}
 # A comparison one side of which no call counted ("level 3 vs level 4", 4 never asked).
 SCOPE_MISSING_SIDE: Mapping[str, str] = {
     "en": "Not counted: {phrases}.",

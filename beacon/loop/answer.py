@@ -151,7 +151,7 @@ def references(state: TurnState, counted: tuple[Evidence, ...]) -> None:
     counts = [e.count_entry() for e in counted]
     # The answer is the whole set when every count is, wholly on screen, of the asked set.
     complete = bool(counted) and all(
-        e.verdict.wholly_shown(len(e.citations)) and not e.scope.unapplied for e in counted
+        e.verdict.wholly_shown(len(e.citations)) and e.scope.whole for e in counted
     )
     state.emit(
         "references",

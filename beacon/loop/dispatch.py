@@ -14,6 +14,7 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
+from beacon.adjudication.added import added_filters
 from beacon.adjudication.constraints import judge_scope
 from beacon.adjudication.record_kinds import counted_kinds, of_records
 from beacon.lexicon.copy import FAILURE, say
@@ -147,6 +148,11 @@ async def _call(
     # And the records it counted against the ones asked for ("findings" counted as photos).
     cited = (citation.kind for citation in evidence.citations)
     scope = of_records(scope, state.asked_records, counted_kinds(cited, outcome.result))
+    if state.request.mode == "single" and not narrowed:
+        # And what it sent that the question never named (a chat carries earlier filters).
+        view = state.request.view_context
+        shown = view.model_dump(exclude_none=True) if view is not None else {}
+        scope = replace(scope, added=added_filters(state.constraints, tool, arguments, shown))
     evidence = replace(evidence, scope=scope)
     evidence = replace(evidence, duration_s=time.perf_counter() - started)
     asked = state.field_asked

@@ -110,7 +110,7 @@ def count_of(item: Evidence) -> Counted:
         has_more=verdict.has_more and not read_whole,
         emptiness=item.emptiness,
         may_say_none=grounded_zero or searched_empty,
-        unapplied=tuple(c.phrase for c in item.scope.unapplied),
+        unapplied=tuple(c.phrase for c in (*item.scope.unapplied, *item.scope.added)),
     )
 
 

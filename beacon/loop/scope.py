@@ -20,7 +20,15 @@ from typing import Any
 
 from beacon.adjudication.constraints import Constraint, corrective_arguments, missing_sides
 from beacon.adjudication.guard.slots import render_slot
-from beacon.lexicon.copy import QUOTES, SCOPE_COUNT, SCOPE_MISSING_SIDE, SCOPE_UNAPPLIED, say
+from beacon.lexicon.copy import (
+    QUOTES,
+    SCOPE_ADDED,
+    SCOPE_COUNT,
+    SCOPE_COUNT_ADDED,
+    SCOPE_MISSING_SIDE,
+    SCOPE_UNAPPLIED,
+    say,
+)
 from beacon.loop.evidence import Evidence
 from beacon.loop.guarded_answer import Narration, count_of
 from beacon.wire.audit import AuditKind
@@ -99,6 +107,12 @@ def scope_notices(
                 phrases += [c.phrase for c in item.scope.unapplied if c.phrase not in phrases]
         if phrases:
             texts.append(say(SCOPE_UNAPPLIED, locale, phrases=quoted(phrases, locale)))
+        added: list[str] = []
+        for item in evidence:
+            if _usable(item):
+                added += [c.phrase for c in item.scope.added if c.phrase not in added]
+        if added:
+            texts.append(say(SCOPE_ADDED, locale, phrases=quoted(added, locale)))
     missing = missing_sides(constraints, (e.scope for e in evidence if _usable(e)))
     if missing:
         texts.append(
@@ -121,7 +135,7 @@ def scope_audit(evidence: Sequence[Evidence]) -> list[dict[str, str]]:
         for c in item.scope.applied:
             token = f"{item.slot}:{c.value}"
             rows.append({"kind": AuditKind.SCOPE_APPLIED, "rule": c.axis, "token": token})
-        for c in item.scope.unapplied:
+        for c in (*item.scope.unapplied, *item.scope.added):
             token = f"{item.slot}:{c.phrase}"
             rows.append({"kind": AuditKind.SCOPE_UNAPPLIED, "rule": c.axis, "token": token})
     return rows
@@ -137,8 +151,12 @@ def with_scope_counts(narration: Narration, evidence: Sequence[Evidence], locale
             continue
         count = render_slot("count", count_of(item), locale)
         if count is not None:
-            phrases = quoted([c.phrase for c in item.scope.unapplied], locale)
-            sentence = say(SCOPE_COUNT, locale, phrases=phrases, figure=count)
+            if item.scope.unapplied:
+                phrases = quoted([c.phrase for c in item.scope.unapplied], locale)
+                sentence = say(SCOPE_COUNT, locale, phrases=phrases, figure=count)
+            else:
+                phrases = quoted([c.phrase for c in item.scope.added], locale)
+                sentence = say(SCOPE_COUNT_ADDED, locale, phrases=phrases, figure=count)
             if sentence not in said:  # a count and its listing companion say it once
                 said.append(sentence)
     if not said:

@@ -292,3 +292,28 @@ def test_a_model_never_states_a_count_of_another_set_as_the_answer(
     assert said_of_another_set.format(all=every) not in said, said
     assert not any(n["kind"] == "absence" for n in frames(events, "notice"))
     assert all(unapplied(c) for c in counts(events)), counts(events)
+
+
+@pytest.mark.parametrize(
+    ("scenario", "question", "phrase"),
+    [
+        ("model-adds-person", "How many open findings are at Maple Clinic?", "Dana Whitfield"),
+        ("model-adds-status", "How many findings are on level 3 of Maple Clinic?", "closed"),
+        ("model-adds-level", "How many open findings are at Maple Clinic?", "level_number 2"),
+    ],
+)
+def test_a_filter_the_planner_added_unasked_leaves_its_count_disclosed_not_stated(
+    stack: Stack, token: str, scenario: str, question: str, phrase: str
+) -> None:
+    events = run_turn(
+        stack.chat_url, {"mode": "single", "message": question}, token=token, scenario=scenario
+    )
+    notices = [n["text"] for n in frames(events, "notice") if n["kind"] == "disclosure"]
+    assert any(phrase in text for text in notices), notices
+    text = answer(events)
+    found = counts(events)
+    assert found, events
+    for count in found:
+        # The narrower count is said only in code's sentence that names what narrowed it.
+        for sentence in sentences_stating(text, count["total"] or 0):
+            assert phrase in sentence, (sentence, text)

@@ -1,0 +1,45 @@
+"""A filter a call carried that the question never named: its count is of a narrower set.
+
+The scope judge (constraints.py) asks whether what the question named went out; a
+planner can also send what it did not — an inspector it made of a project's name, a
+status it assumed — and its count is exact, of a smaller set, and "none" of it can be
+stated as the answer. Judged where every filter can only have come from the question:
+a single turn (a chat's follow-up rightly carries its earlier questions' filters),
+with what the host's view shows (``view_context``: the level on screen) counted as
+named. The project is the loop's to settle and a search's query is required, so
+neither is judged here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from beacon.adjudication.constraints import Constraint
+from beacon.wire.tools import tool_spec
+
+_NOT_JUDGED = frozenset({"project", "topic"})
+
+
+def added_filters(
+    constraints: Sequence[Constraint],
+    tool: str,
+    arguments: Mapping[str, Any],
+    shown: Mapping[str, Any],
+) -> tuple[Constraint, ...]:
+    """The filters ``arguments`` carry on an axis the question named nothing on, each as
+    a constraint whose phrase is the arguments as sent ("inspector Cedar School")."""
+    spec = tool_spec(tool)
+    if spec is None:
+        return ()
+    named = {c.axis for c in constraints}
+    added: list[Constraint] = []
+    for axis in spec.applies:
+        if axis.name in _NOT_JUDGED or axis.name in named:
+            continue
+        sent = {a: arguments[a] for a in axis.arguments if arguments.get(a) not in (None, "")}
+        if not sent or all(shown.get(a) == v for a, v in sent.items()):
+            continue
+        phrase = ", ".join(f"{a} {v}" for a, v in sent.items())
+        added.append(Constraint(axis.name, phrase, phrase))
+    return tuple(added)
