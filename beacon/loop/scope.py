@@ -101,18 +101,12 @@ def scope_notices(
     and each side of a comparison no call counted."""
     texts = []
     if not any(answers_question(e) for e in evidence):
-        phrases: list[str] = []
-        for item in evidence:
-            if _usable(item):
-                phrases += [c.phrase for c in item.scope.unapplied if c.phrase not in phrases]
-        if phrases:
-            texts.append(say(SCOPE_UNAPPLIED, locale, phrases=quoted(phrases, locale)))
-        added: list[str] = []
-        for item in evidence:
-            if _usable(item):
-                added += [c.phrase for c in item.scope.added if c.phrase not in added]
-        if added:
-            texts.append(say(SCOPE_ADDED, locale, phrases=quoted(added, locale)))
+        usable = [e.scope for e in evidence if _usable(e)]
+        left_out = dict.fromkeys(c.phrase for s in usable for c in s.unapplied)
+        narrowed = dict.fromkeys(c.phrase for s in usable for c in s.added)
+        for copy, phrases in ((SCOPE_UNAPPLIED, left_out), (SCOPE_ADDED, narrowed)):
+            if phrases:
+                texts.append(say(copy, locale, phrases=quoted(list(phrases), locale)))
     missing = missing_sides(constraints, (e.scope for e in evidence if _usable(e)))
     if missing:
         texts.append(
