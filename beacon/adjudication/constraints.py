@@ -194,10 +194,11 @@ def _table(
 
 
 def read_constraints(
-    question: str, *, projects: Iterable[Mapping[str, str]], today: date
+    question: str, *, projects: Iterable[Mapping[str, str]], today: date, records: str = ""
 ) -> tuple[Constraint, ...]:
     """Every constraint ``question`` names on the tool table's axes, in reading order by axis:
-    project, date, company/person, level, status, category, kind, topic."""
+    project, date, company/person, level, status, category, kind, topic. ``records``: the
+    record kind a chat's follow-up counts when it names none ("And on level 4?")."""
     text = whole = unicodedata.normalize("NFKC", question)  # ``text`` loses what is read
     found: list[Constraint] = []
     # Every project of the directory the question names ("Maple Clinic compared to Cedar
@@ -206,7 +207,7 @@ def read_constraints(
         found.append(project[0])
         text = project[1]
     found.sort(key=lambda c: whole.find(c.phrase))  # as named: the first is the subject
-    record_kind = _record_kind(question)
+    record_kind = _record_kind(question) or records or None
     dates, text = _dates(text, today)
     if record_kind != "panoramas":
         # Only a capture carries its time of day: for photos and findings (a day only)

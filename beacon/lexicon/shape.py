@@ -83,7 +83,7 @@ FORM_WORDS: Mapping[str, tuple[str, ...]] = {
         ubicación dirección ciudad puedes puede podrías decir decirme saber más común
         comunes frecuente resumen ellos ellas estos estas esos esas juntos colisión
         colisiones informe informes avance progreso plan asignados asignadas asignado
-        asignada
+        asignada tal
         """
     ),
 }
@@ -102,7 +102,7 @@ FORM_PIECES: Mapping[str, tuple[str, ...]] = {
         몇 건 개 장 건인가요 건입니까 건이에요 개인가요 개입니까 장인가요 장입니까 인가요
         입니까 있나요 있습니까 있어요 모두 전체 보여 주세요 알려 생성된 생성한 작성한
         작성된 작성했나요 찍은 촬영된 촬영한 누가 있는 업체 어떤 업체인가요 관련 현재 총
-        사항 어디 어디에 합계 수 중 그중 그 회사 진척 공정률 간섭 보고서
+        사항 어디 어디에 합계 수 중 그중 그 회사 진척 공정률 간섭 보고서 은요 는요
         """
     ),
 }

@@ -148,8 +148,9 @@ async def _call(
     # And the records it counted against the ones asked for ("findings" counted as photos).
     cited = (citation.kind for citation in evidence.citations)
     scope = of_records(scope, state.asked_records, counted_kinds(cited, outcome.result))
-    if state.request.mode == "single" and not narrowed:
-        # And what it sent that the question never named (a chat carries earlier filters).
+    if (state.request.mode == "single" or state.follows_up) and not narrowed:
+        # And what it sent that the question never named — nor, in a follow-up, the
+        # questions before it (a chat's new question may rightly keep earlier filters).
         view = state.request.view_context
         shown = view.model_dump(exclude_none=True) if view is not None else {}
         scope = replace(scope, added=added_filters(state.constraints, tool, arguments, shown))

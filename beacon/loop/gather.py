@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from beacon.adjudication.constraints import asked_records, read_constraints
+from beacon.adjudication.conversation import asked_set
 from beacon.lexicon.clock import today
 from beacon.lexicon.copy import BUDGET, say
 from beacon.llm.client import Completion, stream_completion
@@ -210,10 +210,12 @@ def _round(state: TurnState, round_no: int) -> Any:
 async def _question(state: TurnState, upstream: Upstream) -> frozenset[str] | None:
     """The question read against the directory: its constraints, the field it asks
     for, and the capabilities granted — or None once it earned a counter-question."""
-    state.constraints = read_constraints(
-        state.request.message, projects=state.directory, today=today()
-    )
-    state.asked_records = asked_records(state.request.message)
+    # A chat's follow-up asks about the earlier question's set, moved or narrowed
+    # (conversation.py): what it carries is judged like what it names.
+    earlier = [m["content"] for m in state.history if m["role"] == "user"]
+    asked = asked_set(earlier, state.request.message, projects=state.directory, today=today())
+    state.constraints, state.asked_records = asked.constraints, asked.records
+    state.follows_up = asked.follows
     state.field_asked = field_question(state.request.message)
     lacking = deny_needed_tools(state)
     granted = granted_capabilities(state.identity.tiers)

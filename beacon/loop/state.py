@@ -83,8 +83,10 @@ class TurnState:
     # made (and saved with the answer) while the model writes the answer.
     paged: dict[str, Evidence] = field(default_factory=dict)
     directory: list[dict[str, str]] = field(default_factory=list)  # round 0's projects
-    # What the question limits its set by, read by code once the directory is known.
+    # What the question limits its set by, read by code once the directory is known
+    # (a chat's follow-up: with what it carries from the questions before it).
     constraints: tuple[Constraint, ...] = ()
+    follows_up: bool = False  # a chat question continuing the one before (conversation.py)
     # What the question counts, as it names it ("findings"): a count of other records
     # is of another set (adjudication/record_kinds.py).
     asked_records: Constraint | None = None

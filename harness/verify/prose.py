@@ -62,6 +62,16 @@ def final_answer(frames: Sequence[SseEvent]) -> str:
     return "".join(str(done.get("answer", "")) for done in frame_data(frames, "done"))
 
 
+def sentences_stating(text: str, number: int) -> list[str]:
+    """The sentences of ``text`` that state ``number`` (with or without grouping)."""
+    spelled = {str(number), f"{number:,}"}
+    return [
+        s
+        for s in re.split(r"(?<=[.!?])\s+", text)
+        if any(re.search(rf"(?<![\d,.]){re.escape(n)}(?![\d,])", s) for n in spelled)
+    ]
+
+
 def _int(value: Any) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 

@@ -12,7 +12,6 @@ wire, and no sentence stating that number without saying what it left out.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from typing import Any
 
@@ -25,6 +24,7 @@ from harness.stack import Stack
 from harness.verify.prose import count_entries as counts
 from harness.verify.prose import final_answer as answer
 from harness.verify.prose import frame_data as frames
+from harness.verify.prose import sentences_stating
 from stub_server.corpus import Annotation, Photo, build_corpus
 
 pytestmark = pytest.mark.e2e
@@ -79,16 +79,6 @@ def ask(stack: Stack, token: str, question: str, scenario: str) -> list[SseEvent
 
 def unapplied(count: dict[str, Any]) -> list[str]:
     return [u["phrase"] for u in count["scope"]["unapplied"]]
-
-
-def sentences_stating(text: str, number: int) -> list[str]:
-    """The sentences of ``text`` that state ``number`` (with or without grouping)."""
-    spelled = {str(number), f"{number:,}"}
-    return [
-        s
-        for s in re.split(r"(?<=[.!?])\s+", text)
-        if any(re.search(rf"(?<![\d,.]){re.escape(n)}(?![\d,])", s) for n in spelled)
-    ]
 
 
 @pytest.mark.parametrize("axis", sorted(CASES))

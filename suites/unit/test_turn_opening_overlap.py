@@ -163,13 +163,13 @@ def test_the_catalog_is_asked_for_before_the_context_call_and_the_question_is_re
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     link = RecordingLink()
-    read = gather_module.read_constraints
+    read = gather_module.asked_set
 
     def reading(*args: Any, **kwargs: Any) -> Any:
         link.log.append("question read")
         return read(*args, **kwargs)
 
-    monkeypatch.setattr(gather_module, "read_constraints", reading)
+    monkeypatch.setattr(gather_module, "asked_set", reading)
 
     async def scenario() -> None:
         async with httpx.AsyncClient() as http:

@@ -1,0 +1,198 @@
+"""A chat's follow-up asks about the earlier question's set, moved or narrowed: what it
+carries is judged like what it names, so a planner dropping "level 4" from "How many
+of them are safety findings?" has its count disclosed, not stated.
+
+Every expected set here is written by hand from the questions, not read from the code.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from beacon.adjudication.added import added_filters
+from beacon.adjudication.constraints import UNREAD, judge_scope, read_constraints
+from beacon.adjudication.conversation import asked_set
+
+PROJECTS = (
+    {"id": "prj-harbor-tower", "name": "Harbor Tower"},
+    {"id": "prj-maple-clinic", "name": "Maple Clinic"},
+    {"id": "prj-cedar-school", "name": "Cedar School"},
+)
+TODAY = date(2026, 12, 5)
+HARBOR, MAPLE, CEDAR = "prj-harbor-tower", "prj-maple-clinic", "prj-cedar-school"
+
+
+def values(earlier: list[str], question: str) -> set[tuple[str, str]]:
+    asked = asked_set(earlier, question, projects=PROJECTS, today=TODAY)
+    return {(c.axis, c.value) for c in asked.constraints}
+
+
+@pytest.mark.parametrize(
+    ("earlier", "question", "expected"),
+    [
+        (
+            "How many open findings are on level 3 of Harbor Tower?",
+            "And on level 4?",
+            {("project", HARBOR), ("status", "open"), ("level", "4")},
+        ),
+        (
+            "How many open findings are on level 3 of Harbor Tower?",
+            "How many of them are safety findings?",
+            {("project", HARBOR), ("status", "open"), ("level", "3"), ("kind", "safety")},
+        ),
+        (
+            "How many findings does inspector Dana Whitfield have at Maple Clinic?",
+            "How many of them are open?",
+            {("project", MAPLE), ("person", "Dana Whitfield"), ("status", "open")},
+        ),
+        (
+            "How many open findings are on level 3 of Harbor Tower?",
+            "What about Cedar School?",
+            {("project", CEDAR), ("status", "open"), ("level", "3")},
+        ),
+        (
+            "Photos of missing hard hats in Harbor Tower",
+            "Level 3",
+            {("project", HARBOR), ("topic", "missing hard hats"), ("level", "3")},
+        ),
+        (
+            "Wie viele offene Befunde gibt es auf Ebene 3 von Harbor Tower?",
+            "Wie viele davon sind Sicherheitsbefunde?",
+            {("project", HARBOR), ("status", "open"), ("level", "3"), ("kind", "safety")},
+        ),
+        (
+            "Wie viele offene Befunde gibt es auf Ebene 3 von Harbor Tower?",
+            "Und auf Ebene 4?",
+            {("project", HARBOR), ("status", "open"), ("level", "4")},
+        ),
+        (
+            "¿Cuántos hallazgos abiertos hay en el nivel 3 de Harbor Tower?",
+            "¿Y en el nivel 4?",
+            {("project", HARBOR), ("status", "open"), ("level", "4")},
+        ),
+        (
+            "Harbor Tower의 3층 미해결 지적 사항은 몇 건인가요?",
+            "그중 안전 지적은 몇 건인가요?",
+            {("project", HARBOR), ("status", "open"), ("level", "3"), ("kind", "safety")},
+        ),
+        (
+            "Harbor Tower의 3층 미해결 지적 사항은 몇 건인가요?",
+            "4층은요?",
+            {("project", HARBOR), ("status", "open"), ("level", "4")},
+        ),
+        (
+            "Harbor Towerの3階の未解決の指摘は何件ですか？",
+            "そのうち安全の指摘は何件ですか？",
+            {("project", HARBOR), ("status", "open"), ("level", "3"), ("kind", "safety")},
+        ),
+        (
+            "Harbor Towerの3階の未解決の指摘は何件ですか？",
+            "では4階は？",
+            {("project", HARBOR), ("status", "open"), ("level", "4")},
+        ),
+    ],
+)
+def test_a_follow_up_keeps_the_earlier_set_and_replaces_only_what_it_names(
+    earlier: str, question: str, expected: set[tuple[str, str]]
+) -> None:
+    assert values([earlier], question) == expected
+
+
+def test_a_chain_of_follow_ups_is_read_one_question_after_another() -> None:
+    earlier = ["How many open findings are on level 3 of Harbor Tower?", "And on level 4?"]
+    asked = asked_set(
+        earlier, "How many of them are safety findings?", projects=PROJECTS, today=TODAY
+    )
+    assert {(c.axis, c.value) for c in asked.constraints} == {
+        ("project", HARBOR),
+        ("status", "open"),
+        ("level", "4"),
+        ("kind", "safety"),
+    }
+    # The carried level keeps the words that named it, for its disclosure.
+    assert [c.phrase for c in asked.constraints if c.axis == "level"] == ["level 4"]
+    assert asked.follows and asked.records is not None and asked.records.value == "findings"
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How many RFIs are there in Cedar School?",
+        "Where is Maple Clinic?",
+        "What is the progress on level 2 of Cedar School?",
+        "Show me the clash report",
+        "How many photos were taken in Maple Clinic last week?",
+    ],
+)
+def test_a_question_with_a_subject_of_its_own_carries_nothing(question: str) -> None:
+    earlier = ["How many open findings are on level 3 of Harbor Tower?"]
+    asked = asked_set(earlier, question, projects=PROJECTS, today=TODAY)
+    assert not asked.follows
+    assert asked.constraints == read_constraints(question, projects=PROJECTS, today=TODAY)
+    assert ("status", "open") not in {(c.axis, c.value) for c in asked.constraints}
+
+
+def test_a_single_question_is_its_own_set() -> None:
+    question = "How many open findings are on level 3 of Harbor Tower?"
+    asked = asked_set([], question, projects=PROJECTS, today=TODAY)
+    assert not asked.follows
+    assert asked.constraints == read_constraints(question, projects=PROJECTS, today=TODAY)
+
+
+def test_a_follow_ups_word_no_axis_reads_is_read_against_the_records_it_carries() -> None:
+    # Alone, "And how many of them are overdue?" names no records and no project: its
+    # words could not be told from a noun. Carrying "findings", "overdue" narrows them.
+    asked = asked_set(
+        ["How many open findings are on level 3 of Harbor Tower?"],
+        "And how many of them are overdue?",
+        projects=PROJECTS,
+        today=TODAY,
+    )
+    unread = [(c.value, c.phrase) for c in asked.constraints if c.leftover]
+    assert unread == [(UNREAD, "overdue")]
+    # An earlier unread word stays in the set the follow-up narrows.
+    again = asked_set(
+        ["How many overdue findings are in Harbor Tower?"],
+        "And on level 4?",
+        projects=PROJECTS,
+        today=TODAY,
+    )
+    assert ("topic", UNREAD) in {(c.axis, c.value) for c in again.constraints}
+
+
+def test_what_a_follow_up_carries_is_judged_against_the_call_that_went_out() -> None:
+    asked = asked_set(
+        ["How many open findings are on level 3 of Harbor Tower?", "And on level 4?"],
+        "How many of them are safety findings?",
+        projects=PROJECTS,
+        today=TODAY,
+    )
+    dropped = {"project_id": HARBOR, "status": "open", "kind": "safety"}
+    scope = judge_scope(asked.constraints, "query_data", dropped)
+    assert [c.phrase for c in scope.unapplied] == ["level 4"]
+    kept = {**dropped, "level_number": 4}
+    assert judge_scope(asked.constraints, "query_data", kept).whole
+
+
+def test_a_filter_the_conversation_named_is_not_added_and_one_it_never_named_is() -> None:
+    asked = asked_set(
+        ["How many findings does inspector Dana Whitfield have at Maple Clinic?"],
+        "How many of them are open?",
+        projects=PROJECTS,
+        today=TODAY,
+    )
+    carried = {"project_id": MAPLE, "status": "open", "inspector": "Dana Whitfield"}
+    assert added_filters(asked.constraints, "query_data", carried, {}) == ()
+    plain = asked_set(
+        ["How many open findings are on level 3 of Harbor Tower?"],
+        "How many of them are safety findings?",
+        projects=PROJECTS,
+        today=TODAY,
+    )
+    sent = {"project_id": HARBOR, "status": "open", "level_number": 3, "kind": "safety"}
+    added = added_filters(
+        plain.constraints, "query_data", {**sent, "inspector": "Dana Whitfield"}, {}
+    )
+    assert [c.phrase for c in added] == ["inspector Dana Whitfield"]
