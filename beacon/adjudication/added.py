@@ -6,8 +6,11 @@ status it assumed — and its count is exact, of a smaller set, and "none" of it
 stated as the answer. Judged where every filter can only have come from the question:
 a single turn (a chat's follow-up rightly carries its earlier questions' filters),
 with what the host's view shows (``view_context``: the level on screen) counted as
-named. The project is the loop's to settle and a search's query is required, so
-neither is judged here.
+named. The project is the loop's to settle, so it is not judged here. A search's
+query is required, so it is judged only where the question named no subject: then
+whatever it carries ("document", "spec" for "Show me the documents …") narrows the
+count to the records that match it, and zero matches is no standing for "the
+project has none".
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from typing import Any
 from beacon.adjudication.constraints import Constraint
 from beacon.wire.tools import tool_spec
 
-_NOT_JUDGED = frozenset({"project", "topic"})
+_NOT_JUDGED = frozenset({"project"})
 
 
 def added_filters(

@@ -14,6 +14,7 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
+from beacon.adjudication import Grade
 from beacon.adjudication.added import added_filters
 from beacon.adjudication.constraints import judge_scope
 from beacon.adjudication.record_kinds import counted_kinds, of_records
@@ -148,9 +149,12 @@ async def _call(
     # And the records it counted against the ones asked for ("findings" counted as photos).
     cited = (citation.kind for citation in evidence.citations)
     scope = of_records(scope, state.asked_records, counted_kinds(cited, outcome.result))
-    if (state.request.mode == "single" or state.follows_up) and not narrowed:
+    exact = evidence.verdict.grade is Grade.EXACT
+    if (state.request.mode == "single" or state.follows_up) and not narrowed and exact:
         # And what it sent that the question never named — nor, in a follow-up, the
         # questions before it (a chat's new question may rightly keep earlier filters).
+        # Only an exact count (or none) of a narrower set is another set's: "at least
+        # 200 photos" matching a query stays true of every photo.
         view = state.request.view_context
         shown = view.model_dump(exclude_none=True) if view is not None else {}
         scope = replace(scope, added=added_filters(state.constraints, tool, arguments, shown))

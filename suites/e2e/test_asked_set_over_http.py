@@ -307,3 +307,30 @@ def test_a_filter_the_planner_added_unasked_leaves_its_count_disclosed_not_state
         # The narrower count is said only in code's sentence that names what narrowed it.
         for sentence in sentences_stating(text, count["total"] or 0):
             assert phrase in sentence, (sentence, text)
+
+
+def test_a_search_for_a_query_the_question_never_named_is_no_standing_for_none(
+    stack: Stack, token: str
+) -> None:
+    # The default model searches "document" for "the documents": nothing matches that
+    # word, while the project holds documents (counted here from the corpus).
+    held = sum(1 for d in build_corpus().documents if d.project_id == "prj-cedar-school")
+    assert held > 0
+    events = ask(stack, token, "Show me the documents for Cedar School.", "default")
+    assert not any(n["kind"] == "absence" for n in frames(events, "notice"))
+    notices = " ".join(n["text"] for n in frames(events, "notice") if n["kind"] == "disclosure")
+    assert "query" in notices, notices
+    said = answer(events)
+    assert "no such data" not in said and "found none" not in said, said
+
+
+def test_a_lower_bound_of_a_search_narrowed_by_its_query_is_still_stated(
+    stack: Stack, token: str
+) -> None:
+    # "At least N photos matching the query" is at least N photos: it stands.
+    events = ask(stack, token, "Show me photos of Harbor Tower", "default")
+    (count,) = counts(events)
+    assert count["grade"] == "LOWER_BOUND"
+    notices = " ".join(n["text"] for n in frames(events, "notice") if n["kind"] == "disclosure")
+    assert "query" not in notices and "not the answer" not in notices, notices
+    assert f"at least {count['total']:,}" in answer(events)

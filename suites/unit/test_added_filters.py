@@ -45,16 +45,36 @@ def test_another_value_on_a_named_axis_is_the_scope_judge_s_not_an_added_filter(
     assert not judge_scope(OPEN_AT_MAPLE, "query_data", sent).whole
 
 
-def test_what_the_host_shows_counts_as_named_and_a_project_or_query_is_never_judged() -> None:
+def test_what_the_host_shows_counts_as_named_and_a_project_is_never_judged() -> None:
     on_screen = MAPLE | {"status": "open", "level_number": 3}
     assert added_filters(OPEN_AT_MAPLE, "query_data", on_screen, {"level_number": 3}) == ()
     assert [c.phrase for c in added_filters(OPEN_AT_MAPLE, "query_data", on_screen, {})] == [
         "level_number 3"
     ]
-    photos = read_constraints("Photos at Maple Clinic", projects=PROJECTS, today=TODAY)
+    subject = read_constraints(
+        "Photos of hard hats at Maple Clinic", projects=PROJECTS, today=TODAY
+    )
     other_project = {"project_id": "prj-harbor-tower", "query": "hard hats"}
-    assert added_filters(photos, "search_photos", other_project, {}) == ()
-    assert added_filters(photos, "no_such_tool", {"inspector": "x"}, {}) == ()
+    assert added_filters(subject, "search_photos", other_project, {}) == ()
+    assert added_filters(subject, "no_such_tool", {"inspector": "x"}, {}) == ()
+
+
+@pytest.mark.parametrize(
+    ("question", "tool", "query"),
+    [
+        ("Show me the documents for Maple Clinic.", "search_documents", "document"),
+        ("How many specs does Maple Clinic have?", "search_documents", "spec"),
+        ("Photos at Maple Clinic", "search_photos", "Maple Clinic"),
+    ],
+)
+def test_a_search_query_where_the_question_named_no_subject_narrows_the_count(
+    question: str, tool: str, query: str
+) -> None:
+    # A search counts what matches its query: zero documents matching "document" is no
+    # standing for "the project has no documents".
+    constraints = read_constraints(question, projects=PROJECTS, today=TODAY)
+    sent = {"project_id": "prj-maple-clinic", "query": query}
+    assert [c.phrase for c in added_filters(constraints, tool, sent, {})] == [f"query {query}"]
 
 
 def test_a_scope_with_an_added_filter_is_not_whole() -> None:
