@@ -27,11 +27,15 @@ REFERS_BACK: Mapping[str, tuple[str, ...]] = {
 }  # fmt: skip
 CONTINUING: Mapping[str, tuple[str, ...]] = {
     "en": ("and", "what", "about", "how", "many", "much", "are", "is", "there", "on", "in",
-           "at", "of", "for", "the", "also", "then", "now", "only", "just"),
+           "at", "of", "for", "the", "also", "then", "now", "only", "just", "were", "was",
+           "captured", "taken", "raised", "created", "recorded", "logged"),
     "de": ("und", "was", "ist", "mit", "wie", "viele", "sind", "es", "gibt", "auf", "im",
-           "in", "am", "von", "der", "die", "das", "jetzt", "nur", "auch"),
+           "in", "am", "von", "der", "die", "das", "jetzt", "nur", "auch", "wurden", "wurde",
+           "aufgenommen", "erstellt", "erfasst"),
     "es": ("y", "qué", "que", "tal", "hay", "de", "en", "el", "la", "los", "las", "del",
-           "cuántos", "cuántas", "cuantos", "cuantas", "sobre", "solo", "también", "ahora"),
+           "cuántos", "cuántas", "cuantos", "cuantas", "sobre", "solo", "también", "ahora",
+           "fueron", "fue", "tomadas", "tomados", "creados", "creadas", "registrados",
+           "registradas"),
     "ko": ("그럼", "그러면", "그리고", "이제", "는요", "은요", "요"),
     "ja": ("では", "じゃあ", "それでは", "それなら", "なら", "それと"),
 }  # fmt: skip

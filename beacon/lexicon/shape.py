@@ -83,7 +83,7 @@ FORM_WORDS: Mapping[str, tuple[str, ...]] = {
         ubicación dirección ciudad puedes puede podrías decir decirme saber más común
         comunes frecuente resumen ellos ellas estos estas esos esas juntos colisión
         colisiones informe informes avance progreso plan asignados asignadas asignado
-        asignada tal
+        asignada tal tomadas tomados
         """
     ),
 }

@@ -58,6 +58,17 @@ def values(earlier: list[str], question: str) -> set[tuple[str, str]]:
             {("project", HARBOR), ("topic", "missing hard hats"), ("level", "3")},
         ),
         (
+            # Read with the records it carries, a time of day is a capture's hours.
+            "List all panoramas in Harbor Tower",
+            "How many were captured in the morning?",
+            {("project", HARBOR), ("date", "06:00-11:59")},
+        ),
+        (
+            "How many open findings are in Harbor Tower?",
+            "How many were raised last week?",
+            {("project", HARBOR), ("status", "open"), ("date", "2026-11-23..2026-11-29")},
+        ),
+        (
             "Wie viele offene Befunde gibt es auf Ebene 3 von Harbor Tower?",
             "Wie viele davon sind Sicherheitsbefunde?",
             {("project", HARBOR), ("status", "open"), ("level", "3"), ("kind", "safety")},
