@@ -4,7 +4,10 @@ The windows are the documented ones (README, "One clock"): "last week" is the
 previous Monday–Sunday; "last month" the previous calendar month; "this year"
 1 January to today; "last year" the previous calendar year; "since <month>
 <year>" the 1st of that month to today; a month without a year the latest such
-month that has already begun; "in the last N days" today minus N days to today.
+month that has already begun; "in the last N days" today minus N days to today;
+"Q1 2026" its three months; "last quarter" the previous calendar quarter, "this
+quarter" its 1st day to today; "between March and May 2026" the 1st of March to the
+end of May.
 A time of day ("in the morning", "午前") is a date constraint too, with hours
 instead of a window: only a tool that takes hours can apply it (panoramas carry
 their capture time; photos and findings only a day, so there it is disclosed).
@@ -23,6 +26,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import date, timedelta
 
+from beacon.lexicon.day_parts import day_hours
 from beacon.lexicon.months import MONTHS as WRITTEN_MONTHS
 
 # The month names (months.py) as a question is matched: case-folded, like the text.
@@ -156,6 +160,47 @@ def _since_month(m: re.Match[str], today: date) -> Window | None:
     return Window(date(year, month, 1), today)
 
 
+# A quarter's ordinal as the Latin locales write it ("the first quarter", "primer trimestre").
+_QUARTER_WORDS: Mapping[str, int] = {
+    "first": 1, "second": 2, "third": 3, "fourth": 4, "last": 4,
+    "primer": 1, "primero": 1, "segundo": 2, "tercer": 3, "tercero": 3, "cuarto": 4,
+}  # fmt: skip
+_QUARTER_WORD = "|".join(_QUARTER_WORDS)
+
+
+def _quarter(m: re.Match[str], _today: date) -> Window | None:
+    groups = m.groupdict()
+    quarter = int(groups["q"]) if groups.get("q") else _QUARTER_WORDS[groups["qw"].casefold()]
+    year = int(m.group("year"))
+    return Window(date(year, 3 * quarter - 2, 1), _month_end(year, 3 * quarter))
+
+
+def _quarter_of(today: date, back: int) -> Window:
+    index = (today.year * 4 + (today.month - 1) // 3) - back  # quarters since year 0
+    year, quarter = divmod(index, 4)
+    return Window(date(year, 3 * quarter + 1, 1), _month_end(year, 3 * quarter + 3))
+
+
+def _last_quarter(_m: re.Match[str], today: date) -> Window:
+    return _quarter_of(today, 1)
+
+
+def _this_quarter(_m: re.Match[str], today: date) -> Window:
+    window = _quarter_of(today, 0)
+    return Window(window.start, today)
+
+
+def _month_range(m: re.Match[str], _today: date) -> Window | None:
+    """ "between March and May 2026": the first month's 1st to the last's end, one year."""
+    groups = m.groupdict()
+    first = _MONTH_NUMBER.get((groups.get("month") or "").casefold()) or int(groups.get("m1") or 0)
+    last = _MONTH_NUMBER.get((groups.get("month2") or "").casefold()) or int(groups.get("m2") or 0)
+    year = int(m.group("year"))
+    if not (1 <= first <= last <= 12):
+        return None  # "from November to February" spans two years no phrase here names
+    return Window(date(year, first, 1), _month_end(year, last))
+
+
 def _iso(text: str) -> date | None:
     try:
         return date.fromisoformat(text)
@@ -180,32 +225,6 @@ def _iso_day(m: re.Match[str], _today: date) -> Window | None:
 
 def _no_window(_m: re.Match[str], _today: date) -> Window:
     return Window(None, None)
-
-
-# The hours each time-of-day word names, every locale's words in one row.
-DAY_PARTS: tuple[tuple[str, tuple[str, str]], ...] = (
-    (r"in\s+the\s+morning|morgens|vormittags?|por\s+la\s+mañana|아침|朝", ("06:00", "11:59")),
-    (r"in\s+the\s+afternoon|nachmittags?|por\s+la\s+tarde", ("12:00", "17:59")),
-    (r"in\s+the\s+evening|abends|저녁|夕方", ("18:00", "21:59")),
-    (r"at\s+night|nachts|por\s+la\s+noche|de\s+madrugada|밤|夜間", ("22:00", "05:59")),
-    (r"오전|午前", ("00:00", "11:59")),
-    (r"오후|午後", ("12:00", "23:59")),
-)
-_CLOCK = re.compile(r"(before|after)\s+(\d{1,2})\s*(am|pm|a\.m\.|p\.m\.)", re.IGNORECASE)
-
-
-def day_hours(phrase: str) -> tuple[str, str] | None:
-    """The inclusive hours a time-of-day phrase names, or None if it names none."""
-    clock = _CLOCK.fullmatch(phrase.strip())
-    if clock is not None:
-        hour = int(clock.group(2)) % 12 + (12 if clock.group(3).lower().startswith("p") else 0)
-        if clock.group(1).lower() == "before":
-            return ("00:00", f"{hour - 1:02d}:59") if hour > 0 else None
-        return f"{hour:02d}:00", "23:59"
-    for pattern, hours in DAY_PARTS:
-        if re.fullmatch(pattern, phrase.strip(), re.IGNORECASE):
-            return hours
-    return None
 
 
 _ISO = r"\d{4}-\d{2}-\d{2}"
@@ -288,6 +307,39 @@ RULES: tuple[tuple[str, Resolver], ...] = (
         _whole_year,
         rf"(?:in|during|im(?:\s+jahr)?|en(?:\s+el\s+año)?|durante(?:\s+el\s+año)?)\s+{_YEAR}",
         rf"{_YEAR}\s*[년年](?!\s*\d)",
+    ),
+    # "Q1 2026", "the first quarter of 2026", "im 1. Quartal 2026", "el primer trimestre
+    # de 2026", "2026년 1분기", "2026年第1四半期": three calendar months.
+    *_each(
+        _quarter,
+        rf"(?:(?:in|during|im|en)\s+)?Q(?P<q>[1-4])\s*[/-]?\s*{_YEAR}",
+        rf"(?:(?:in|during|im|en)\s+)?{_YEAR}\s*[/-]\s*Q(?P<q>[1-4])",
+        rf"(?:(?:in|during)\s+)?the\s+(?P<qw>{_QUARTER_WORD})\s+quarter\s+(?:of\s+)?{_YEAR}",
+        rf"(?:im\s+)?(?P<q>[1-4])\.\s*quartal\s+{_YEAR}",
+        rf"(?:(?:en|durante)\s+)?el\s+(?P<qw>{_QUARTER_WORD})\s+trimestre\s+(?:de(?:l)?\s+)?{_YEAR}",
+        rf"{_YEAR}\s*[년年]\s*(?:第\s*)?(?P<q>[1-4])\s*(?:분기|四半期)",
+    ),
+    *_each(
+        _last_quarter,
+        r"(?:in\s+|during\s+)?(?:the\s+)?(?:last|previous)\s+quarter",
+        r"(?:im\s+)?(?:letzten|vergangenen|vorigen)\s+quartal|letztes\s+quartal",
+        r"(?:en\s+)?el\s+trimestre\s+pasado|(?:en\s+)?el\s+(?:último|ultimo)\s+trimestre",
+        r"지난\s*분기|저번\s*분기|前四半期|先四半期",
+    ),
+    *_each(
+        _this_quarter,
+        r"(?:in\s+)?this\s+quarter|(?:in\s+)?diesem\s+quartal|dieses\s+quartal",
+        r"(?:en\s+)?este\s+trimestre",
+        r"이번\s*분기|今四半期",
+    ),
+    # "between March and May 2026", "von März bis Mai 2026", "entre marzo y mayo de 2026",
+    # "2026년 3월부터 5월까지", "2026年3月から5月まで": one year's run of months.
+    *_each(
+        _month_range,
+        rf"(?:between|from|zwischen|von|entre|de)\s+{_NAMED}\s+(?:and|to|until|through|und|bis|y|a|hasta)"
+        rf"\s+(?P<month2>{_MONTH_WORD})\.?\s+(?:de\s+|of\s+)?{_YEAR}",
+        rf"{_YEAR}\s*[년年]\s*(?P<m1>\d{{1,2}})\s*[월月]\s*(?:부터|から)\s*(?P<m2>\d{{1,2}})\s*[월月]"
+        rf"(?:\s*(?:까지|まで))?",
     ),
     *_each(_today, r"today|heute|hoy", r"오늘|今日|本日"),
     *_each(_yesterday, r"yesterday|gestern|ayer", r"어제|昨日"),

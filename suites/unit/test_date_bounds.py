@@ -68,6 +68,64 @@ def test_a_date_no_window_stands_for_is_read_as_such_in_the_questions_words(
         ("Befunde im Jahr 2025", "im Jahr 2025", Window(date(2025, 1, 1), date(2025, 12, 31))),
         ("2025년 지적 사항", "2025년", Window(date(2025, 1, 1), date(2025, 12, 31))),
         ("2025年の指摘", "2025年", Window(date(2025, 1, 1), date(2025, 12, 31))),
+        # A quarter is three calendar months; the last quarter the one before today's.
+        ("Findings raised in Q1 2026", "in Q1 2026", Window(date(2026, 1, 1), date(2026, 3, 31))),
+        ("Findings in 2025-Q4", "in 2025-Q4", Window(date(2025, 10, 1), date(2025, 12, 31))),
+        (
+            "Findings from the second quarter of 2026",
+            "the second quarter of 2026",
+            Window(date(2026, 4, 1), date(2026, 6, 30)),
+        ),
+        (
+            "Befunde im 3. Quartal 2026",
+            "im 3. Quartal 2026",
+            Window(date(2026, 7, 1), date(2026, 9, 30)),
+        ),
+        (
+            "Hallazgos en el primer trimestre de 2026",
+            "en el primer trimestre de 2026",
+            Window(date(2026, 1, 1), date(2026, 3, 31)),
+        ),
+        ("2026년 2분기 지적 사항", "2026년 2분기", Window(date(2026, 4, 1), date(2026, 6, 30))),
+        ("2026年第1四半期の指摘", "2026年第1四半期", Window(date(2026, 1, 1), date(2026, 3, 31))),
+        (
+            "Findings raised last quarter",
+            "last quarter",
+            Window(date(2026, 7, 1), date(2026, 9, 30)),
+        ),
+        (
+            "Befunde im letzten Quartal",
+            "im letzten Quartal",
+            Window(date(2026, 7, 1), date(2026, 9, 30)),
+        ),
+        ("지난 분기 지적", "지난 분기", Window(date(2026, 7, 1), date(2026, 9, 30))),
+        ("Findings this quarter", "this quarter", Window(date(2026, 10, 1), date(2026, 12, 1))),
+        # A run of months in one year: the first's 1st to the last's end.
+        (
+            "Findings raised between March and May 2026",
+            "between March and May 2026",
+            Window(date(2026, 3, 1), date(2026, 5, 31)),
+        ),
+        (
+            "Befunde von März bis Mai 2026",
+            "von März bis Mai 2026",
+            Window(date(2026, 3, 1), date(2026, 5, 31)),
+        ),
+        (
+            "hallazgos entre marzo y mayo de 2026",
+            "entre marzo y mayo de 2026",
+            Window(date(2026, 3, 1), date(2026, 5, 31)),
+        ),
+        (
+            "2026년 3월부터 5월까지 지적",
+            "2026년 3월부터 5월까지",
+            Window(date(2026, 3, 1), date(2026, 5, 31)),
+        ),
+        (
+            "2026年3月から5月までの指摘",
+            "2026年3月から5月まで",
+            Window(date(2026, 3, 1), date(2026, 5, 31)),
+        ),
         # The making of a record is the window's own event.
         (
             "Wie viele Befunde wurden letzte Woche erstellt?",
@@ -83,6 +141,16 @@ def test_a_window_a_rule_reads_whole_stays_that_window(
     assert read_asked_dates(question, TODAY) == (
         DatePhrase(phrase, question.index(phrase), window),
     )
+
+
+def test_a_run_of_months_across_a_new_year_is_no_window_of_one_year() -> None:
+    # "from November to February 2026" names two years' months: it is not read as
+    # November to February of one year (an empty, backwards window).
+    read = read_asked_dates("Findings from November to February 2026", TODAY)
+    assert all(
+        getattr(r, "window", None) != Window(date(2026, 11, 1), date(2026, 2, 28)) for r in read
+    )
+    assert not any(isinstance(r, DatePhrase) and r.window.start == date(2026, 11, 1) for r in read)
 
 
 def test_a_time_of_day_keeps_its_bound_and_its_hours() -> None:
