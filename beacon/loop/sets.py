@@ -58,6 +58,12 @@ _ASK = (
     r"which|what|welche[rsmn]?|was für|qué|cuáles|cuales|어떤|어느|무슨|どの|どんな|何の"
     r"|list(?:\s+all)?(?:\s+the)?|name\s+the"
 )
+# "How many companies have findings?" asks for the members too, never the records' count
+# (it was answered "exactly 90 findings"): for the fields that are not records themselves
+# (a level is one, counted by its own tool). Korean and Japanese ask after the noun.
+_COUNTED = frozenset({"company", "inspector", "category", "discipline", "trade"})
+_HOW_MANY = r"how\s+many|wie\s+viele|cuánt[oa]s|cuant[oa]s"
+_HOW_MANY_AFTER = r"\S{0,3}\s*몇\s*(?:곳|명|개)|\S{0,3}\s*(?:何社|何人|いくつ)"
 _WHO = re.compile(r"\bwho\b|\bwer\b|\bquién(?:es)?\b|\bquien(?:es)?\b|누가|누구|誰", re.IGNORECASE)
 WHO_FIELD = "inspector"
 # What a member's presence in a tool's records means (used-in vs listed-in).
@@ -141,10 +147,13 @@ def asked_field(question: str) -> str | None:
         noun = "(?:" + "|".join(words) + ")"
         # A latin word ends the noun ("companies", not "companys…"); Korean and Japanese
         # glue particles on (업체가, 会社が). A number after it makes it a filter ("level 2").
+        ask = f"{_ASK}|{_HOW_MANY}" if field in _COUNTED else _ASK
         pattern = (
-            rf"(?<![A-Za-zÀ-ÿ])(?:{_ASK})\s*(?:[^\s?]+\s+){{0,2}}?{noun}(?![A-Za-zÀ-ÿ])(?!\s*\d)"
+            rf"(?<![A-Za-zÀ-ÿ])(?:{ask})\s*(?:[^\s?]+\s+){{0,2}}?{noun}(?![A-Za-zÀ-ÿ])(?!\s*\d)"
         )
         if re.search(pattern, text, re.IGNORECASE):
+            return field
+        if field in _COUNTED and re.search(f"{noun}{_HOW_MANY_AFTER}", text):
             return field
     return WHO_FIELD if _WHO.search(text) else None
 

@@ -225,8 +225,17 @@ def test_a_full_annotation_list_is_not_disclosed_when_the_answer_did_not_use_it(
     assert over.status_code == 422
 
 
-def test_which_companies_is_a_set_read_from_fields_not_a_search(stack: Stack) -> None:
-    question = "Which companies have open safety findings on level 3 of Harbor Tower?"
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Which companies have open safety findings on level 3 of Harbor Tower?",
+        # "How many companies" is the same members, not the findings' count alone.
+        "How many companies have open safety findings on level 3 of Harbor Tower?",
+    ],
+)
+def test_which_companies_is_a_set_read_from_fields_not_a_search(
+    stack: Stack, question: str
+) -> None:
     events = run_turn(stack.chat_url, {"message": question}, token=stack.token())
     refs = one(events, "references")
     truth = sorted(

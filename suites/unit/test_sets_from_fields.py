@@ -28,6 +28,16 @@ from beacon.loop.sets import asked_field, enumerate_field
         pytest.param("指摘にはどの会社がありますか", "company", id="ja-companies"),
         pytest.param("2階の指摘を作成したのは誰ですか", "inspector", id="ja-who"),
         pytest.param("Welche Gewerke gibt es?", "trade", id="de-trades"),
+        # "How many companies …" asks for the members, not the records' count.
+        pytest.param("How many companies have findings?", "company", id="how-many-companies"),
+        pytest.param("How many inspectors raised findings?", "inspector", id="how-many-people"),
+        pytest.param("Wie viele Firmen haben Befunde?", "company", id="de-how-many"),
+        pytest.param("¿Cuántas empresas tienen hallazgos?", "company", id="es-how-many"),
+        pytest.param("지적 사항이 있는 업체는 몇 곳인가요?", "company", id="ko-how-many"),
+        pytest.param("指摘がある会社は何社ですか？", "company", id="ja-how-many"),
+        # A level is a record of its own tool: "how many levels" is that tool's count.
+        pytest.param("How many levels does Cedar School have?", None, id="how-many-levels"),
+        pytest.param("How many findings does Keystone Concrete have?", None, id="a-company-named"),
     ],
 )
 def test_the_asked_field_is_recognised(question: str, field: str | None) -> None:
