@@ -13,10 +13,10 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from beacon.lexicon.fields import ASK, COUNTED_FIELDS, HOW_MANY, HOW_MANY_AFTER, SET_FIELDS, WHO
 from beacon.lexicon.words import (
     DATE_FIELDS,
     EARLIEST,
@@ -31,40 +31,6 @@ from beacon.lexicon.words import (
 from beacon.loop.citations import records_of
 from beacon.wire.tools import tool_spec
 
-# Typed fields a "which …" question can enumerate, by the words that ask for them in
-# the five locales (the question's language is the user's, not the panel's).
-SET_FIELDS: Mapping[str, tuple[str, ...]] = {
-    "company": (
-        "compan(?:y|ies)", "contractors?", "subcontractors?", "firm(?:a|en)", "unternehmen",
-        "auftragnehmer", "empresas?", "contratistas?", "업체", "회사", "협력사", "会社", "業者",
-    ),
-    "inspector": (
-        "inspectors?", "authors?", "prüfer(?:innen)?", "inspektor(?:en)?", "inspector(?:es)?",
-        "autor(?:es)?", "점검자", "검사자", "작성자", "検査員", "作成者", "担当者",
-    ),
-    "category": ("categor(?:y|ies)", "kategorien?", "categorías?", "분류", "카테고리", "分類"),
-    "status": ("status(?:es)?", "estados?", "상태", "状態", "ステータス"),
-    "level_number": (
-        "levels?", "floors?", "ebenen?", "geschoss(?:e)?", "stockwerke?", "nivel(?:es)?",
-        "plantas?", "pisos?", "층", "階",
-    ),
-    "discipline": ("disciplines?", "fachbereiche?", "disciplinas?", "분야", "分野"),
-    "kind": ("types?", "kinds?", "arten", "tipos?", "유형", "種類"),
-    "trade": ("trades?", "gewerke?", "oficios?", "공종", "工種"),
-}  # fmt: skip
-# "which / what" before the field's word (up to two words between: "which subcontractor
-# companies"), or "list the …"; "who" asks for the people who raised the records.
-_ASK = (
-    r"which|what|welche[rsmn]?|was für|qué|cuáles|cuales|어떤|어느|무슨|どの|どんな|何の"
-    r"|list(?:\s+all)?(?:\s+the)?|name\s+the"
-)
-# "How many companies have findings?" asks for the members too, never the records' count
-# (it was answered "exactly 90 findings"): for the fields that are not records themselves
-# (a level is one, counted by its own tool). Korean and Japanese ask after the noun.
-_COUNTED = frozenset({"company", "inspector", "category", "discipline", "trade"})
-_HOW_MANY = r"how\s+many|wie\s+viele|cuánt[oa]s|cuant[oa]s"
-_HOW_MANY_AFTER = r"\S{0,3}\s*몇\s*(?:곳|명|개)|\S{0,3}\s*(?:何社|何人|いくつ)"
-_WHO = re.compile(r"\bwho\b|\bwer\b|\bquién(?:es)?\b|\bquien(?:es)?\b|누가|누구|誰", re.IGNORECASE)
 WHO_FIELD = "inspector"
 # What a member's presence in a tool's records means (used-in vs listed-in).
 
@@ -147,15 +113,15 @@ def asked_field(question: str) -> str | None:
         noun = "(?:" + "|".join(words) + ")"
         # A latin word ends the noun ("companies", not "companys…"); Korean and Japanese
         # glue particles on (업체가, 会社が). A number after it makes it a filter ("level 2").
-        ask = f"{_ASK}|{_HOW_MANY}" if field in _COUNTED else _ASK
+        ask = f"{ASK}|{HOW_MANY}" if field in COUNTED_FIELDS else ASK
         pattern = (
             rf"(?<![A-Za-zÀ-ÿ])(?:{ask})\s*(?:[^\s?]+\s+){{0,2}}?{noun}(?![A-Za-zÀ-ÿ])(?!\s*\d)"
         )
         if re.search(pattern, text, re.IGNORECASE):
             return field
-        if field in _COUNTED and re.search(f"{noun}{_HOW_MANY_AFTER}", text):
+        if field in COUNTED_FIELDS and re.search(f"{noun}{HOW_MANY_AFTER}", text):
             return field
-    return WHO_FIELD if _WHO.search(text) else None
+    return WHO_FIELD if WHO.search(text) else None
 
 
 def _member(value: object) -> str | None:
