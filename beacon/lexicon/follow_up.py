@@ -28,14 +28,14 @@ REFERS_BACK: Mapping[str, tuple[str, ...]] = {
 CONTINUING: Mapping[str, tuple[str, ...]] = {
     "en": ("and", "what", "about", "how", "many", "much", "are", "is", "there", "on", "in",
            "at", "of", "for", "the", "also", "then", "now", "only", "just", "were", "was",
-           "captured", "taken", "raised", "created", "recorded", "logged"),
+           "captured", "taken", "raised", "created", "recorded", "logged", "please"),
     "de": ("und", "was", "ist", "mit", "wie", "viele", "sind", "es", "gibt", "auf", "im",
            "in", "am", "von", "der", "die", "das", "jetzt", "nur", "auch", "wurden", "wurde",
-           "aufgenommen", "erstellt", "erfasst"),
+           "aufgenommen", "erstellt", "erfasst", "bitte"),
     "es": ("y", "qué", "que", "tal", "hay", "de", "en", "el", "la", "los", "las", "del",
            "cuántos", "cuántas", "cuantos", "cuantas", "sobre", "solo", "también", "ahora",
            "fueron", "fue", "tomadas", "tomados", "creados", "creadas", "registrados",
-           "registradas"),
+           "registradas", "por", "favor"),
     "ko": ("그럼", "그러면", "그리고", "이제", "는요", "은요", "요"),
     "ja": ("では", "じゃあ", "それでは", "それなら", "なら", "それと"),
 }  # fmt: skip

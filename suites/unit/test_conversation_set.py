@@ -12,8 +12,8 @@ from datetime import date
 import pytest
 
 from beacon.adjudication.added import added_filters
-from beacon.adjudication.constraints import UNREAD, judge_scope, read_constraints
-from beacon.adjudication.conversation import asked_set
+from beacon.adjudication.constraints import UNREAD, asked_records, judge_scope, read_constraints
+from beacon.adjudication.conversation import asked_set, follows_up
 
 PROJECTS = (
     {"id": "prj-harbor-tower", "name": "Harbor Tower"},
@@ -207,3 +207,25 @@ def test_a_filter_the_conversation_named_is_not_added_and_one_it_never_named_is(
         plain.constraints, "query_data", {**sent, "inspector": "Dana Whitfield"}, {}
     )
     assert [c.phrase for c in added] == ["inspector Dana Whitfield"]
+
+
+@pytest.mark.parametrize(
+    ("question", "follows"),
+    [
+        ("Level 3 please", True),
+        ("Ebene 3 bitte", True),
+        ("nivel 3 por favor", True),
+        ("And on level 4?", True),
+        ("How many of them are closed?", True),
+        ("Any updates?", False),
+        ("Show me the clash report for level 3", False),
+        ("What is the progress on level 2?", False),
+        ("Where is Maple Clinic?", False),
+    ],
+)
+def test_a_question_follows_up_only_when_made_of_what_it_changes_or_pointing_back(
+    question: str, follows: bool
+) -> None:
+    own = read_constraints(question, projects=PROJECTS, today=TODAY)
+    records = asked_records(question) is not None
+    assert follows_up(question, own, named_records=records) is follows
