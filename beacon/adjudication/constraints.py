@@ -161,10 +161,10 @@ def _names(text: str) -> tuple[list[Constraint], str]:
         if len(words) < 2 or any(joining_word(w) for w in words[:-1]):
             continue
         name = re.sub(r"['’]s$", "", " ".join(words))
-        axis = "company" if fold(words[-1]) in COMPANY_WORDS else "person"
+        axis = "company" if fold(name.split()[-1]) in COMPANY_WORDS else "person"
         found.append(Constraint(axis, name, name))
         start = text.index(words[0], run.start())
-        text = _blank(text, start, start + len(name))
+        text = _blank(text, start, start + len(" ".join(words)))  # "Concrete's" whole
     return found, text
 
 

@@ -195,6 +195,17 @@ def test_a_name_is_read_without_its_possessive_or_the_words_around_it(question: 
     assert axes(question)["person"] == "Dana Whitfield"
 
 
+def test_a_companys_possessive_names_the_company_and_leaves_no_word_behind() -> None:
+    # "Keystone Concrete's" was read as a person, and its "s" as an unread word.
+    read = read_constraints(
+        "How many of Keystone Concrete's findings are safety?", projects=[], today=TODAY
+    )
+    assert {(c.axis, c.value) for c in read} == {
+        ("company", "Keystone Concrete"),
+        ("kind", "safety"),
+    }
+
+
 @pytest.mark.parametrize(
     ("question", "topic"),
     [
