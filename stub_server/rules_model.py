@@ -245,6 +245,8 @@ def plan(messages: list[dict[str, Any]], tool_names: set[str]) -> Reply:
         return Reply(READY, [_call(1, str(narrowing["tool"]), arguments)])
     question = _this_level(question, messages)
     directory = _directory(messages)
+    # "Where is Maple Clinic?" asks for the project's own record whatever came before.
+    where = _WHERE.search(question) is not None
     reading, question = follow_up(messages[:user_index], question, directory)
     project = reading.project
     if project is None:
@@ -252,7 +254,7 @@ def plan(messages: list[dict[str, Any]], tool_names: set[str]) -> Reply:
         project = next((p for p in directory if p["id"] == view_id), None)
     if project is None:
         return Reply("I need to know which project you mean.")
-    if _WHERE.search(question) and "list_projects" in tool_names:
+    if where and "list_projects" in tool_names:
         # "Where is Maple Clinic?": the project's own record says (code reads its city).
         return Reply(READY, [_call(1, "list_projects", {})])
     calls = _calls(reading, question, project, tool_names)

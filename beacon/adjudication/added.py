@@ -3,14 +3,13 @@
 The scope judge (constraints.py) asks whether what the question named went out; a
 planner can also send what it did not — an inspector it made of a project's name, a
 status it assumed — and its count is exact, of a smaller set, and "none" of it can be
-stated as the answer. Judged where every filter can only have come from the question:
-a single turn (a chat's follow-up rightly carries its earlier questions' filters),
-with what the host's view shows (``view_context``: the level on screen) counted as
-named. The project is the loop's to settle, so it is not judged here. A search's
-query is required, so it is judged only where the question named no subject: then
-whatever it carries ("document", "spec" for "Show me the documents …") narrows the
-count to the records that match it, and zero matches is no standing for "the
-project has none".
+stated as the answer. What counts as named: the question's constraints — in a chat's
+follow-up with what it carries from the questions before it (conversation.py) — and
+what the host's view shows (``view_context``: the level on screen). The project is
+the loop's to settle, so it is not judged here. A search's query is required, so it
+is judged only where the question named no subject: then whatever it carries
+("document", "spec" for "Show me the documents …") narrows the count to the records
+that match it, and zero matches is no standing for "the project has none".
 """
 
 from __future__ import annotations

@@ -28,7 +28,7 @@ REFERS_BACK: Mapping[str, tuple[str, ...]] = {
 CONTINUING: Mapping[str, tuple[str, ...]] = {
     "en": ("and", "what", "about", "how", "many", "much", "are", "is", "there", "on", "in",
            "at", "of", "for", "the", "also", "then", "now", "only", "just", "were", "was",
-           "captured", "taken", "raised", "created", "recorded", "logged", "please"),
+           "captured", "taken", "raised", "created", "recorded", "logged", "please", "ones"),
     "de": ("und", "was", "ist", "mit", "wie", "viele", "sind", "es", "gibt", "auf", "im",
            "in", "am", "von", "der", "die", "das", "jetzt", "nur", "auch", "wurden", "wurde",
            "aufgenommen", "erstellt", "erfasst", "bitte"),

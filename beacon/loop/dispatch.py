@@ -149,12 +149,13 @@ async def _call(
     # And the records it counted against the ones asked for ("findings" counted as photos).
     cited = (citation.kind for citation in evidence.citations)
     scope = of_records(scope, state.asked_records, counted_kinds(cited, outcome.result))
-    exact = evidence.verdict.grade is Grade.EXACT
-    if (state.request.mode == "single" or state.follows_up) and not narrowed and exact:
-        # And what it sent that the question never named — nor, in a follow-up, the
-        # questions before it (a chat's new question may rightly keep earlier filters).
-        # Only an exact count (or none) of a narrower set is another set's: "at least
-        # 200 photos" matching a query stays true of every photo.
+    if not narrowed and evidence.verdict.grade is Grade.EXACT:
+        # And what it sent that the question never named — nor, in a chat's follow-up,
+        # the questions before it (a chat question with a subject of its own starts a
+        # new set: "Where is Maple Clinic?" counted for an earlier question's level 3 and
+        # status open was stated as its answer). Only an exact count (or none) of a
+        # narrower set is another set's: "at least 200 photos" matching a query stays
+        # true of every photo.
         view = state.request.view_context
         shown = view.model_dump(exclude_none=True) if view is not None else {}
         scope = replace(scope, added=added_filters(state.constraints, tool, arguments, shown))

@@ -215,7 +215,6 @@ async def _question(state: TurnState, upstream: Upstream) -> frozenset[str] | No
     earlier = [m["content"] for m in state.history if m["role"] == "user"]
     asked = asked_set(earlier, state.request.message, projects=state.directory, today=today())
     state.constraints, state.asked_records = asked.constraints, asked.records
-    state.follows_up = asked.follows
     state.field_asked = field_question(state.request.message)
     lacking = deny_needed_tools(state)
     granted = granted_capabilities(state.identity.tiers)

@@ -86,7 +86,6 @@ class TurnState:
     # What the question limits its set by, read by code once the directory is known
     # (a chat's follow-up: with what it carries from the questions before it).
     constraints: tuple[Constraint, ...] = ()
-    follows_up: bool = False  # a chat question continuing the one before (conversation.py)
     # What the question counts, as it names it ("findings"): a count of other records
     # is of another set (adjudication/record_kinds.py).
     asked_records: Constraint | None = None

@@ -137,3 +137,38 @@ def test_a_follow_up_the_default_model_resolves_is_stated_exactly_and_discloses_
     leading = counts(events)[0]
     assert (leading["grade"], leading["total"]) == ("EXACT", truth())
     assert disclosures(events) == ""
+
+
+def test_a_chat_question_with_a_subject_of_its_own_is_judged_for_added_filters_too(
+    stack: Stack, token: str
+) -> None:
+    # A new question starts a new set: a filter carried into it, or made up, narrows it.
+    events = conversation(
+        stack,
+        token,
+        ["How many open findings are on level 3 of Harbor Tower?"],
+        "How many closed findings are there in Maple Clinic?",
+        "model-adds-person",
+    )
+    assert "inspector" in disclosures(events)
+    text = answer(events)
+    for count in counts(events):
+        for sentence in sentences_stating(text, count["total"]):
+            assert "inspector" in sentence, (sentence, text)
+
+
+def test_where_is_a_project_after_a_count_is_answered_from_the_project_record(
+    stack: Stack, token: str
+) -> None:
+    # The default model used to carry the earlier count into it: "Maple Clinic has
+    # exactly 13 open findings on level 3." was the answer to "Where is Maple Clinic?".
+    events = conversation(
+        stack,
+        token,
+        ["How many open findings are on level 3 of Harbor Tower?"],
+        "Where is Maple Clinic?",
+        None,
+    )
+    city = next(p.city for p in build_corpus().projects if p.id == MAPLE)
+    assert city in answer(events)
+    assert not [c for c in frames(events, "tool_call") if c["tool"] == "query_data"]
