@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from beacon.adjudication.constraints import Constraint, asked_records, read_constraints
+from beacon.lexicon.fields import ASK, SET_FIELDS, WHO
 from beacon.lexicon.follow_up import CONTINUING, REFERS_BACK
 from beacon.lexicon.shape import FORM_PIECES, PARTICLES
 from beacon.lexicon.words import bounded, fold
@@ -46,6 +47,14 @@ _CJK_JOINING = re.compile(
     )
 )
 _WORD = re.compile(r"\w+")
+# "Which companies?", "Welche Firmen?", "Who?": a field asked of the set before it.
+_FIELD_ASK = re.compile(
+    "|".join(
+        [bounded(ASK), WHO.pattern]
+        + [bounded(noun) for nouns in SET_FIELDS.values() for noun in nouns]
+    ),
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,7 +111,7 @@ def follows_up(question: str, own: Sequence[Constraint], *, named_records: bool)
     for constraint in own:
         rest = rest.replace(constraint.phrase, " ", 1)
     # Only the words that join a changed part on: "Where is …" or "progress" is a subject.
-    rest = _CJK_JOINING.sub(" ", rest)
+    rest = _CJK_JOINING.sub(" ", _FIELD_ASK.sub(" ", rest))
     return all(fold(word) in _CONTINUING for word in _WORD.findall(rest))
 
 

@@ -158,7 +158,11 @@ def references(state: TurnState, counted: tuple[Evidence, ...]) -> None:
         citations=[c for e in counted for c in e.citations],
         counts=counts,
         complete=complete,
-        sets=[e.enumeration.wire(e.tool, e.slot) for e in counted if e.enumeration is not None],
+        sets=[
+            e.enumeration.wire(e.tool, e.slot)
+            for e in counted
+            if e.enumeration is not None and e.scope.whole  # members of the asked set only
+        ],
     )
 
 

@@ -172,3 +172,40 @@ def test_where_is_a_project_after_a_count_is_answered_from_the_project_record(
     city = next(p.city for p in build_corpus().projects if p.id == MAPLE)
     assert city in answer(events)
     assert not [c for c in frames(events, "tool_call") if c["tool"] == "query_data"]
+
+
+def test_which_companies_after_a_set_lists_the_members_of_that_set_only(
+    stack: Stack, token: str
+) -> None:
+    # The planner first lists every finding of the project; corrected, it lists the
+    # carried set. Only the asked set's members are handed on, never the other call's.
+    events = conversation(
+        stack,
+        token,
+        ["How many findings does Keystone Concrete have at Maple Clinic?"],
+        "Which companies?",
+        None,
+    )
+    truth = sorted(
+        {
+            a.company
+            for a in build_corpus().annotations
+            if a.project_id == MAPLE and a.company == "Keystone Concrete"
+        }
+    )
+    (references,) = frames(events, "references")
+    assert [s["members"] for s in references["sets"]] == [truth]
+    others = {a.company for a in build_corpus().annotations if a.project_id == MAPLE}
+    assert not [c for c in others - set(truth) if c in answer(events)], answer(events)
+
+
+def test_a_field_of_another_set_is_never_listed_as_the_answer(stack: Stack, token: str) -> None:
+    events = run_turn(
+        stack.chat_url,
+        {"mode": "single", "message": "Which companies have open findings at Maple Clinic?"},
+        token=token,
+        scenario="model-drops-status-ignores",
+    )
+    (references,) = frames(events, "references")
+    assert references["sets"] == []
+    assert "open" in disclosures(events)

@@ -217,6 +217,11 @@ def test_a_filter_the_conversation_named_is_not_added_and_one_it_never_named_is(
         ("nivel 3 por favor", True),
         ("And on level 4?", True),
         ("How many of them are closed?", True),
+        # A field asked of the set before: "which companies [of them]?"
+        ("Which companies?", True),
+        ("Welche Firmen?", True),
+        ("¿Qué empresas?", True),
+        ("Which companies have findings at Maple Clinic?", False),
         ("Any updates?", False),
         ("Show me the clash report for level 3", False),
         ("What is the progress on level 2?", False),
