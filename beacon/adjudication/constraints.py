@@ -32,6 +32,7 @@ from beacon.adjudication.leftover import fold_keep, free_subject, joining_word, 
 from beacon.adjudication.qualified import level_ranges, qualified_phrase
 from beacon.lexicon.date_bounds import UnreadDate, read_asked_dates
 from beacon.lexicon.dates import Window
+from beacon.lexicon.levels import THIS_LEVEL
 from beacon.lexicon.words import (
     CATEGORIES,
     COMPANY_WORDS,
@@ -50,6 +51,7 @@ TIME_OF_DAY = "time_of_day"
 # A constraint's value when nothing here stands for it: a date without a window
 # (lexicon/date_bounds.py), a phrase a qualifier makes another set's ("not open").
 UNREAD = "unread"
+VIEW = "view"  # "this level": the level the host's view shows, or unread if it shows none
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,10 +176,12 @@ def _levels(text: str) -> tuple[list[Constraint], str]:
         word, numbers = listed.group(1), re.findall(r"\d{1,3}", listed.group(2))
         found += [Constraint("level", str(int(n)), f"{word} {n}") for n in numbers]
         text = _blank(text, listed.start(), listed.end())
-    for match in LEVEL.finditer(text):
+    for match in LEVEL.finditer(text):  # blanking keeps every place: the walk stays valid
         number = next(int(g) for g in match.groups() if g)
         found.append(Constraint("level", str(number), match.group(0).strip()))
-    for match in LEVEL.finditer(text):
+        text = _blank(text, match.start(), match.end())
+    for match in THIS_LEVEL.finditer(text):  # the view's level: gather reads which one
+        found.append(Constraint("level", VIEW, match.group(0).strip()))
         text = _blank(text, match.start(), match.end())
     return found, text
 
@@ -207,7 +211,8 @@ def read_constraints(
         found.append(project[0])
         text = project[1]
     found.sort(key=lambda c: whole.find(c.phrase))  # as named: the first is the subject
-    record_kind = _record_kind(question) or records or None
+    asked = asked_records(question)
+    record_kind = asked.value if asked is not None else records or None
     dates, text = _dates(text, today)
     if record_kind != "panoramas":
         # Only a capture carries its time of day: for photos and findings (a day only)
@@ -266,11 +271,6 @@ def asked_records(question: str) -> Constraint | None:
         return None
     kind, match = hit
     return Constraint("kind", kind, text[match.start() : match.end()])
-
-
-def _record_kind(question: str) -> str | None:
-    asked = asked_records(question)
-    return asked.value if asked is not None else None
 
 
 def _same(sent: Any, value: str) -> bool:

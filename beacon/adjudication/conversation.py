@@ -22,10 +22,16 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 
-from beacon.adjudication.constraints import Constraint, asked_records, read_constraints
+from beacon.adjudication.constraints import (
+    UNREAD,
+    VIEW,
+    Constraint,
+    asked_records,
+    read_constraints,
+)
 from beacon.lexicon.fields import ASK, SET_FIELDS, WHO
 from beacon.lexicon.follow_up import CONTINUING, REFERS_BACK
 from beacon.lexicon.shape import FORM_PIECES, PARTICLES
@@ -83,6 +89,13 @@ def asked_set(
     return _resolve(context, question, directory, today)
 
 
+def on_view(constraints: Sequence[Constraint], level: int | None) -> tuple[Constraint, ...]:
+    """ "this level" as the level the host's view shows; unread when it shows none (no
+    tool can apply a level nobody named)."""
+    value = str(level) if level is not None else UNREAD
+    return tuple(replace(c, value=value) if c.value == VIEW else c for c in constraints)
+
+
 def _resolve(
     context: Asked | None, question: str, projects: Sequence[Mapping[str, str]], today: date
 ) -> Asked:
@@ -115,4 +128,4 @@ def follows_up(question: str, own: Sequence[Constraint], *, named_records: bool)
     return all(fold(word) in _CONTINUING for word in _WORD.findall(rest))
 
 
-__all__ = ["Asked", "asked_set", "follows_up"]
+__all__ = ["Asked", "asked_set", "follows_up", "on_view"]

@@ -38,6 +38,24 @@ LEVEL_MENTION = re.compile(
 
 LEVEL_FIELD = "level_number"
 
+# "this level", "diese Ebene", "이 층", "この階": the level the host's view shows (its
+# ``view_context.level_number``), a constraint like a level named by its number.
+THIS_LEVEL_BY_LOCALE: Mapping[str, tuple[str, ...]] = {
+    "en": (r"(?:this|the\s+current)\s+(?:level|floor|storey)",),
+    "de": (r"(?:dies|diese[mnrs]?|aktuelle[mnrs]?)\s+(?:ebene|etage|geschoss|stockwerk)",),
+    "es": (r"(?:este|esta|el\s+actual|la\s+actual)\s+(?:nivel|planta|piso)",),
+    "ko": (r"이\s*층", r"현재\s*층"),
+    "ja": (r"この階", r"このフロア", r"現在の階"),
+}
+THIS_LEVEL = re.compile(
+    "|".join(
+        rf"(?<!\w){p}(?!\w)" if p[:1].isascii() else p
+        for patterns in THIS_LEVEL_BY_LOCALE.values()
+        for p in patterns
+    ),
+    re.IGNORECASE,
+)
+
 
 def level_numbers(value: Any) -> Iterator[int]:
     """Level numbers named by structured fields (``level_number: 3``), at any depth of a

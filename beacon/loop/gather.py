@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from beacon.adjudication.conversation import asked_set
+from beacon.adjudication.conversation import asked_set, on_view
 from beacon.lexicon.clock import today
 from beacon.lexicon.copy import BUDGET, say
 from beacon.llm.client import Completion, stream_completion
@@ -214,7 +214,9 @@ async def _question(state: TurnState, upstream: Upstream) -> frozenset[str] | No
     # (conversation.py): what it carries is judged like what it names.
     earlier = [m["content"] for m in state.history if m["role"] == "user"]
     asked = asked_set(earlier, state.request.message, projects=state.directory, today=today())
-    state.constraints, state.asked_records = asked.constraints, asked.records
+    view = state.request.view_context
+    state.constraints = on_view(asked.constraints, view.level_number if view else None)
+    state.asked_records = asked.records
     state.field_asked = field_question(state.request.message)
     lacking = deny_needed_tools(state)
     granted = granted_capabilities(state.identity.tiers)

@@ -1,5 +1,6 @@
 """In a chat, the counted set is the conversation's asked set: what a follow-up carries
-from the questions before it is checked like what it names.
+from the questions before it is checked like what it names. On a host's screen, "this
+level" is the level the view shows (the last tests).
 
 Real HTTP through the three servers. The earlier questions go to the default model;
 the follow-up to a scripted planner that resolves it from the transcript as the
@@ -209,3 +210,56 @@ def test_a_field_of_another_set_is_never_listed_as_the_answer(stack: Stack, toke
     (references,) = frames(events, "references")
     assert references["sets"] == []
     assert "open" in disclosures(events)
+
+
+ON_LEVEL_3 = {"project_id": HARBOR, "project_name": "Harbor Tower", "level_number": 3}
+
+
+@pytest.mark.parametrize(
+    ("question", "truth"),
+    [
+        (
+            "How many photos on this floor?",
+            lambda: sum(
+                1 for p in build_corpus().photos if p.project_id == HARBOR and p.level_number == 3
+            ),
+        ),
+        (
+            "この階の未解決の指摘は何件ですか？",
+            lambda: _findings(HARBOR, lambda a: a.level_number == 3 and a.status == "open"),
+        ),
+    ],
+)
+def test_this_level_is_the_level_on_screen_and_its_count_is_exact(
+    stack: Stack, token: str, question: str, truth: Callable[[], int]
+) -> None:
+    # The default model leaves "this floor" / "この階" out; asked once, it applies level 3.
+    events = run_turn(
+        stack.chat_url,
+        {"mode": "single", "message": question, "view_context": ON_LEVEL_3},
+        token=token,
+    )
+    leading = counts(events)[0]
+    assert (leading["grade"], leading["total"]) == ("EXACT", truth()), leading
+    assert {"axis": "level", "value": "3"} in leading["scope"]["applied"]
+    assert disclosures(events) == ""
+
+
+def test_this_level_with_no_level_on_screen_is_disclosed_never_counted_as_the_project(
+    stack: Stack, token: str
+) -> None:
+    view = {"project_id": HARBOR, "project_name": "Harbor Tower"}
+    events = run_turn(
+        stack.chat_url,
+        {
+            "mode": "single",
+            "message": "How many open findings are on this level?",
+            "view_context": view,
+        },
+        token=token,
+    )
+    assert "this level" in disclosures(events)
+    text = answer(events)
+    for count in counts(events):
+        for sentence in sentences_stating(text, count["total"]):
+            assert "this level" in sentence, (sentence, text)

@@ -13,7 +13,7 @@ import pytest
 
 from beacon.adjudication.added import added_filters
 from beacon.adjudication.constraints import UNREAD, asked_records, judge_scope, read_constraints
-from beacon.adjudication.conversation import asked_set, follows_up
+from beacon.adjudication.conversation import asked_set, follows_up, on_view
 
 PROJECTS = (
     {"id": "prj-harbor-tower", "name": "Harbor Tower"},
@@ -234,3 +234,26 @@ def test_a_question_follows_up_only_when_made_of_what_it_changes_or_pointing_bac
     own = read_constraints(question, projects=PROJECTS, today=TODAY)
     records = asked_records(question) is not None
     assert follows_up(question, own, named_records=records) is follows
+
+
+@pytest.mark.parametrize(
+    ("question", "phrase"),
+    [
+        ("How many open findings are on this level?", "this level"),
+        ("How many photos on the current floor?", "the current floor"),
+        ("Wie viele offene Befunde gibt es auf dieser Ebene?", "dieser Ebene"),
+        ("¿Cuántos hallazgos abiertos hay en este nivel?", "este nivel"),
+        ("이 층의 미해결 지적 사항은 몇 건인가요?", "이 층"),
+        ("この階の未解決の指摘は何件ですか？", "この階"),
+    ],
+)
+def test_this_level_is_the_level_the_host_shows_and_unread_when_it_shows_none(
+    question: str, phrase: str
+) -> None:
+    read = read_constraints(question, projects=PROJECTS, today=TODAY)
+    (level,) = [c for c in read if c.axis == "level"]
+    assert level.phrase == phrase
+    assert [c.value for c in on_view(read, 3) if c.axis == "level"] == ["3"]
+    assert [c.value for c in on_view(read, None) if c.axis == "level"] == [UNREAD]
+    # Nothing of "this level" is left over as an unread word.
+    assert not [c for c in read if c.leftover]
