@@ -312,6 +312,14 @@ SCOPE_COUNT_ADDED: Mapping[str, str] = {
     "de": "Die Zählung mit {phrases}: {figure}.",
     "es": "El recuento con {phrases}: {figure}.",
 }
+# A count that both left a phrase out and carried a filter never asked for.
+SCOPE_COUNT_BOTH: Mapping[str, str] = {
+    "en": "The count without {phrases} and with {added}: {figure}.",
+    "ko": "{phrases} 조건 없이 {added} 조건으로 센 수: {figure}.",
+    "ja": "{phrases}を除き、{added}で絞り込んだ件数: {figure}。",
+    "de": "Die Zählung ohne {phrases} und mit {added}: {figure}.",
+    "es": "El recuento sin {phrases} y con {added}: {figure}.",
+}
 # A comparison one side of which no call counted ("level 3 vs level 4", 4 never asked).
 SCOPE_MISSING_SIDE: Mapping[str, str] = {
     "en": "Not counted: {phrases}.",

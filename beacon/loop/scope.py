@@ -25,6 +25,7 @@ from beacon.lexicon.copy import (
     SCOPE_ADDED,
     SCOPE_COUNT,
     SCOPE_COUNT_ADDED,
+    SCOPE_COUNT_BOTH,
     SCOPE_MISSING_SIDE,
     SCOPE_UNAPPLIED,
     say,
@@ -145,12 +146,16 @@ def with_scope_counts(narration: Narration, evidence: Sequence[Evidence], locale
             continue
         count = render_slot("count", count_of(item), locale)
         if count is not None:
-            if item.scope.unapplied:
-                phrases = quoted([c.phrase for c in item.scope.unapplied], locale)
-                sentence = say(SCOPE_COUNT, locale, phrases=phrases, figure=count)
+            left_out = quoted([c.phrase for c in item.scope.unapplied], locale)
+            added = quoted([c.phrase for c in item.scope.added], locale)
+            if left_out and added:  # both said: either alone misnames the set it counts
+                sentence = say(
+                    SCOPE_COUNT_BOTH, locale, phrases=left_out, added=added, figure=count
+                )
+            elif left_out:
+                sentence = say(SCOPE_COUNT, locale, phrases=left_out, figure=count)
             else:
-                phrases = quoted([c.phrase for c in item.scope.added], locale)
-                sentence = say(SCOPE_COUNT_ADDED, locale, phrases=phrases, figure=count)
+                sentence = say(SCOPE_COUNT_ADDED, locale, phrases=added, figure=count)
             if sentence not in said:  # a count and its listing companion say it once
                 said.append(sentence)
     if not said:

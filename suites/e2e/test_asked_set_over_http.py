@@ -334,3 +334,15 @@ def test_a_lower_bound_of_a_search_narrowed_by_its_query_is_still_stated(
     notices = " ".join(n["text"] for n in frames(events, "notice") if n["kind"] == "disclosure")
     assert "query" not in notices and "not the answer" not in notices, notices
     assert f"at least {count['total']:,}" in answer(events)
+
+
+def test_a_count_that_left_a_phrase_out_and_added_a_filter_says_both(
+    stack: Stack, token: str
+) -> None:
+    # "overdue" no tool reads, and the planner narrowed to an inspector never named:
+    # code's sentence names both, or it would misname the set its figure counts.
+    events = ask(
+        stack, token, "How many overdue findings are at Maple Clinic?", "model-adds-person"
+    )
+    text = answer(events)
+    assert "without “overdue” and with “inspector Dana Whitfield”" in text, text
