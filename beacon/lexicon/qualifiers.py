@@ -28,9 +28,23 @@ EXCLUDING: Mapping[str, tuple[str, ...]] = {
     ),
     # Not "kein": "Gibt es keine offenen Befunde?" asks whether the open ones are none.
     "de": ("nicht", "außer", "ausser", "ohne", "ausgenommen"),
-    "es": ("excepto", "salvo", "menos", "sin", "aparte de", "fuera de", "distinto de"),
+    "es": (
+        "excepto",
+        "salvo",
+        "menos",
+        "sin",
+        "aparte de",
+        "fuera de",
+        "distinto de",
+        "no son",
+        "no es",
+        "no están",
+        "no sean",
+        "no",  # "que no son de seguridad"
+    ),
     "ja": ("以外", "を除く", "を除いた"),
-    "ko": ("제외", "외에", "외의", "말고", "빼고"),  # not 외 alone: 외벽 is an outer wall
+    # Not 외 joined to what follows: 외벽 is an outer wall; "안전 외 지적" is "besides safety".
+    "ko": ("제외", "외에", "외의", "말고", "빼고", "외 "),
 }
 COMPARING: Mapping[str, tuple[str, ...]] = {
     "en": (

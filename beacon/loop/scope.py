@@ -20,15 +20,14 @@ from typing import Any
 
 from beacon.adjudication.constraints import Constraint, corrective_arguments, missing_sides
 from beacon.adjudication.guard.slots import render_slot
-from beacon.lexicon.copy import (
-    QUOTES,
+from beacon.lexicon.copy import QUOTES, say
+from beacon.lexicon.scope_copy import (
     SCOPE_ADDED,
     SCOPE_COUNT,
     SCOPE_COUNT_ADDED,
     SCOPE_COUNT_BOTH,
     SCOPE_MISSING_SIDE,
     SCOPE_UNAPPLIED,
-    say,
 )
 from beacon.loop.evidence import Evidence
 from beacon.loop.guarded_answer import Narration, count_of

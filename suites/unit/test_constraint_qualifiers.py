@@ -25,6 +25,9 @@ from beacon.adjudication.qualified import qualified_phrase
         ("hallazgos excepto los abiertos", "status", "excepto los abiertos"),
         ("3階以上の指摘", "level", "3階以上"),
         ("Dana Whitfield 제외 지적", "person", "Dana Whitfield 제외"),
+        ("hallazgos que no son de seguridad", "kind", "no son de seguridad"),
+        ("hallazgos no abiertos", "status", "no abiertos"),
+        ("안전 외 지적 사항", "kind", "안전 외"),
         # The question's first word counts as much as any other.
         ("Not open findings in Harbor Tower: how many?", "status", "Not open"),
         ("Above level 3, how many findings are there?", "level", "Above level 3"),

@@ -35,7 +35,7 @@ def leftovers(question: str) -> list[tuple[str, str]]:
         ("How many re-opened findings did Whitfield raise?", ["re-opened", "Whitfield"]),
         ("Wie viele überfällige Befunde gibt es in Harbor Tower?", ["überfällige"]),
         ("¿Cuántos hallazgos urgentes hay en Harbor Tower?", ["urgentes"]),
-        ("¿Cuántos hallazgos no abiertos hay en Harbor Tower?", ["no"]),
+        # ("hallazgos no abiertos" is the qualifier reader's: test_constraint_qualifiers.)
         ("Harbor Towerの期限切れの指摘は何件ですか", ["期限切れ"]),
         ("Harbor Towerで私の指摘は何件ですか", ["私"]),
         ("Harbor Tower의 긴급 지적 사항은 몇 건인가요?", ["긴급"]),
