@@ -115,7 +115,8 @@ def _resolve(
 def follows_up(question: str, own: Sequence[Constraint], *, named_records: bool) -> bool:
     """Whether ``question`` continues the one before it: it points back at that set
     ("of them", "davon", "그중"), or, naming no records, it is made of nothing but what
-    it changes and the words that join it on ("And on level 4?", "Level 3")."""
+    it changes, the words that join it on and a field it asks of that set ("And on level
+    4?", "Level 3", "Which companies?")."""
     if _REFERS_BACK.search(fold(question)):
         return True
     if named_records:
