@@ -101,7 +101,7 @@ def _resolve(
 ) -> Asked:
     records = asked_records(question)
     own = read_constraints(question, projects=projects, today=today)
-    if context is None or not follows_up(question, own, named_records=records is not None):
+    if context is None or not follows_up(question, own):
         return Asked(own, records)
     carried = context.records
     if records is None and carried is not None:
@@ -112,18 +112,16 @@ def _resolve(
     return Asked((*kept, *own), records or carried, follows=True)
 
 
-def follows_up(question: str, own: Sequence[Constraint], *, named_records: bool) -> bool:
+def follows_up(question: str, own: Sequence[Constraint]) -> bool:
     """Whether ``question`` continues the one before it: it points back at that set
-    ("of them", "davon", "그중"), or, naming no records, it is made of nothing but what
-    it changes, the words that join it on and a field it asks of that set ("And on level
-    4?", "Level 3", "Which companies?")."""
+    ("of them", "davon", "그중"), or it is made of nothing but what it changes, the words
+    that join it on and a field it asks of that set ("And on level 4?", "Level 3", "Which
+    companies?"). A record noun is none of those: "How many RFIs …" starts a new set."""
     if _REFERS_BACK.search(fold(question)):
         return True
-    if named_records:
-        return False
     rest = unicodedata.normalize("NFKC", question)
     for constraint in own:
-        rest = rest.replace(constraint.phrase, " ", 1)
+        rest = rest.replace(constraint.phrase, " ")
     # Only the words that join a changed part on: "Where is …" or "progress" is a subject.
     rest = _CJK_JOINING.sub(" ", _FIELD_ASK.sub(" ", rest))
     return all(fold(word) in _CONTINUING for word in _WORD.findall(rest))

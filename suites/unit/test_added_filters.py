@@ -79,4 +79,6 @@ def test_a_search_query_where_the_question_named_no_subject_narrows_the_count(
 
 def test_a_scope_with_an_added_filter_is_not_whole() -> None:
     (added,) = added_filters(OPEN_AT_MAPLE, "query_data", MAPLE | {"inspector": "Dana"}, {})
+    # On its axis (the audit row's rule), its value the arguments as sent.
+    assert (added.axis, added.value) == ("person", "inspector Dana")
     assert Scope((), (), (added,)).whole is False and Scope((), ()).whole is True

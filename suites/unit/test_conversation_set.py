@@ -12,7 +12,7 @@ from datetime import date
 import pytest
 
 from beacon.adjudication.added import added_filters
-from beacon.adjudication.constraints import UNREAD, asked_records, judge_scope, read_constraints
+from beacon.adjudication.constraints import UNREAD, judge_scope, read_constraints
 from beacon.adjudication.conversation import asked_set, follows_up, on_view
 
 PROJECTS = (
@@ -232,8 +232,7 @@ def test_a_question_follows_up_only_when_made_of_what_it_changes_or_pointing_bac
     question: str, follows: bool
 ) -> None:
     own = read_constraints(question, projects=PROJECTS, today=TODAY)
-    records = asked_records(question) is not None
-    assert follows_up(question, own, named_records=records) is follows
+    assert follows_up(question, own) is follows
 
 
 @pytest.mark.parametrize(
@@ -257,3 +256,38 @@ def test_this_level_is_the_level_the_host_shows_and_unread_when_it_shows_none(
     assert [c.value for c in on_view(read, None) if c.axis == "level"] == [UNREAD]
     # Nothing of "this level" is left over as an unread word.
     assert not [c for c in read if c.leftover]
+
+
+def test_a_follow_up_with_nothing_before_it_is_its_own_set() -> None:
+    question = "And on level 4?"
+    asked = asked_set([], question, projects=PROJECTS, today=TODAY)
+    assert not asked.follows
+    assert asked.constraints == read_constraints(question, projects=PROJECTS, today=TODAY)
+
+
+def test_an_earlier_questions_date_is_read_on_the_same_clock() -> None:
+    asked = asked_set(
+        ["How many findings were raised last week at Maple Clinic?"],
+        "How many of them are open?",
+        projects=PROJECTS,
+        today=TODAY,
+    )
+    assert ("date", "2026-11-23..2026-11-29") in {(c.axis, c.value) for c in asked.constraints}
+
+
+def test_a_follow_up_to_a_question_of_no_records_carries_its_set_and_no_records() -> None:
+    asked = asked_set(
+        ["What is the progress on level 2 of Cedar School?"],
+        "And on level 3?",
+        projects=PROJECTS,
+        today=TODAY,
+    )
+    assert asked.follows and asked.records is None
+    assert {(c.axis, c.value) for c in asked.constraints} == {("project", CEDAR), ("level", "3")}
+
+
+def test_this_level_on_screen_leaves_every_other_constraint_as_it_was() -> None:
+    read = read_constraints(
+        "How many open findings are on this level?", projects=PROJECTS, today=TODAY
+    )
+    assert {(c.axis, c.value) for c in on_view(read, 3)} == {("status", "open"), ("level", "3")}
