@@ -218,6 +218,14 @@ ENUMERATED_PARTIAL: Copy = {
     "de": "In den gelieferten Datensätzen kommen diese {field} vor: {members}.",
     "es": "En los registros devueltos aparecen estos {field}: {members}.",
 }
+# "How many companies …": code's count of a complete set's members ({field}: FIELD_NAMES).
+MEMBERS_COUNTED: Copy = {
+    "en": "{field} counted over every matching record: {n}.",
+    "ko": "해당하는 모든 기록에서 센 {field} 수: {n}.",
+    "ja": "該当するすべての記録で数えた{field}の数: {n}。",
+    "de": "{field}, über alle passenden Datensätze gezählt: {n}.",
+    "es": "{field} en todos los registros que coinciden: {n}.",
+}
 # The enumerable fields by name (beacon.loop.sets), as the reader says them.
 FIELD_NAMES: Mapping[str, Copy] = {
     "company": {"en": "companies", "ko": "업체", "ja": "会社", "de": "Firmen", "es": "Empresas"},

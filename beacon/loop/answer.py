@@ -10,7 +10,7 @@ the turn ends with its one ``done``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from beacon.adjudication import AbsenceCause, Counted, GateEvent, GateState, Grade
@@ -27,6 +27,7 @@ from beacon.loop.pages import page_record
 from beacon.loop.prompts import RESPONDER_PROMPT, model_json
 from beacon.loop.scope import scope_audit, scope_notices, with_scope_counts
 from beacon.loop.screen import screen_answer
+from beacon.loop.sets import member_counts
 from beacon.loop.state import TurnState
 from beacon.loop.view_list import VIEW_SLOT, view_list_at_cap, view_list_disclosure
 from beacon.policy.vocabulary import licensing_words
@@ -282,6 +283,9 @@ async def answer(state: TurnState) -> None:
     for drop in narration.drops:
         metrics.narration_dropped(drop.rule, state.locale)
     narration = with_scope_counts(narration, state.evidence, state.locale)
+    numbered = member_counts(state.evidence, state.request.message, state.locale)
+    if numbered:  # code's own sentences, after the guard: what it counted, not the model
+        narration = replace(narration, text=" ".join([narration.text, *numbered]).strip())
     # The answer's filters see exactly the text that would be saved and streamed.
     await screen_answer(state, narration.text)
     disclosure = view_list_disclosure(view, narration.text, state.locale)

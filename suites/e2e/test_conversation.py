@@ -254,6 +254,9 @@ def test_which_companies_is_a_set_read_from_fields_not_a_search(
     assert len(refs["citations"]) < len(truth) or len(truth) <= 10  # cards are a sample
     answer = events[-1].json()["answer"]
     assert all(company in answer for company in truth)  # never cut to the top matches
+    # "How many" gets code's count of the members too; "which" the members alone.
+    said = f"Companies counted over every matching record: {len(truth)}."
+    assert (said in answer) is question.startswith("How many"), answer
 
 
 def test_load_more_serves_the_rest_of_a_page_already_in_hand(stack: Stack) -> None:

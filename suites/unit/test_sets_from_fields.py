@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from beacon.loop.sets import asked_field, enumerate_field
+from beacon.loop.sets import asked_field, counts_members, enumerate_field
 
 
 @pytest.mark.parametrize(
@@ -88,3 +88,22 @@ def test_a_field_one_level_down_is_enumerated_from_every_nested_row() -> None:
         "get_progress_summary", {"structuredContent": {"items": levels}}, "trade", complete=True
     )
     assert found is not None and found.members == ("drywall", "finishes", "structure")
+
+
+@pytest.mark.parametrize(
+    ("question", "field", "counts"),
+    [
+        ("How many companies have findings?", "company", True),
+        ("Wie viele Prüfer haben Befunde erstellt?", "inspector", True),
+        ("¿Cuántas empresas tienen hallazgos?", "company", True),
+        ("지적 사항이 있는 업체는 몇 곳인가요?", "company", True),
+        ("指摘がある会社は何社ですか？", "company", True),
+        ("Which companies have findings?", "company", False),
+        ("How many findings does each company have?", "company", False),
+        ("How many levels does Cedar School have?", "level_number", False),
+    ],
+)
+def test_how_many_of_a_field_asks_for_the_number_of_its_members(
+    question: str, field: str, counts: bool
+) -> None:
+    assert counts_members(question, field) is counts
