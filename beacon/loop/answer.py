@@ -10,12 +10,14 @@ the turn ends with its one ``done``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from beacon.adjudication import AbsenceCause, Counted, GateEvent, GateState, Grade
 from beacon.adjudication.guard.slots import split_sentences
 from beacon.lexicon.copy import ABSENCE, COUNTER_QUESTION, NOT_RUN, say
+from beacon.lexicon.narration import FIELD_NAMES, MEMBERS_COUNTED
 from beacon.loop.anchors import anchor_records, records_message
 from beacon.loop.beside import beside
 from beacon.loop.conversation import conversation_message
@@ -27,7 +29,7 @@ from beacon.loop.pages import page_record
 from beacon.loop.prompts import RESPONDER_PROMPT, model_json
 from beacon.loop.scope import scope_audit, scope_notices, with_scope_counts
 from beacon.loop.screen import screen_answer
-from beacon.loop.sets import member_counts
+from beacon.loop.sets import counts_members
 from beacon.loop.state import TurnState
 from beacon.loop.view_list import VIEW_SLOT, view_list_at_cap, view_list_disclosure
 from beacon.policy.vocabulary import licensing_words
@@ -324,3 +326,23 @@ async def answer(state: TurnState) -> None:
         answer=narration.text,
         shown_spans=[span.wire() for span in narration.shown],
     )
+
+
+def member_counts(evidence: Sequence[Evidence], question: str, locale: str) -> list[str]:
+    """Code's sentence for each field whose members a "how many" question asked for, from
+    a complete set of the asked records only: "Companies counted over every matching
+    record: 8." (a model's own "8 companies" has no count to stand on, so the guard drops it)."""
+    said: list[str] = []
+    for item in evidence:
+        found = item.enumeration
+        if found is None or not found.complete or not item.scope.whole:
+            continue
+        if not counts_members(question, found.field):
+            continue
+        named = say(FIELD_NAMES[found.field], locale)
+        sentence = say(
+            MEMBERS_COUNTED, locale, field=named[:1].upper() + named[1:], n=len(found.members)
+        )
+        if sentence not in said:
+            said.append(sentence)
+    return said

@@ -13,13 +13,10 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from beacon.lexicon.copy import say
 from beacon.lexicon.fields import ASK, COUNTED_FIELDS, HOW_MANY, HOW_MANY_AFTER, SET_FIELDS, WHO
-from beacon.lexicon.narration import FIELD_NAMES, MEMBERS_COUNTED
 from beacon.lexicon.words import (
     DATE_FIELDS,
     EARLIEST,
@@ -33,9 +30,6 @@ from beacon.lexicon.words import (
 )
 from beacon.loop.citations import records_of
 from beacon.wire.tools import tool_spec
-
-if TYPE_CHECKING:  # evidence.py holds an Enumeration: the import runs one way only
-    from beacon.loop.evidence import Evidence
 
 WHO_FIELD = "inspector"
 # What a member's presence in a tool's records means (used-in vs listed-in).
@@ -132,33 +126,13 @@ def asked_field(question: str) -> str | None:
 
 def counts_members(question: str, field: str) -> bool:
     """ "How many companies …", "업체는 몇 곳", "会社は何社": the question asks for the number
-    of the field's members, which code counts from a complete set (``member_counts``)."""
+    of the field's members, which code counts from a complete set (answer.member_counts)."""
     if field not in COUNTED_FIELDS:
         return False
     text = unicodedata.normalize("NFKC", question)
     noun = "(?:" + "|".join(SET_FIELDS[field]) + ")"
     before = rf"(?<![A-Za-zÀ-ÿ])(?:{HOW_MANY})\s*(?:[^\s?]+\s+){{0,2}}?{noun}(?![A-Za-zÀ-ÿ])"
     return bool(re.search(before, text, re.IGNORECASE) or re.search(noun + HOW_MANY_AFTER, text))
-
-
-def member_counts(evidence: Sequence[Evidence], question: str, locale: str) -> list[str]:
-    """Code's sentence for each field whose members a "how many" question asked for, from
-    a complete set of the asked records only: "Companies counted over every matching
-    record: 8." (a model's own "8 companies" has no count to stand on, so the guard drops it)."""
-    said: list[str] = []
-    for item in evidence:
-        found = item.enumeration
-        if found is None or not found.complete or not item.scope.whole:
-            continue
-        if not counts_members(question, found.field):
-            continue
-        named = say(FIELD_NAMES[found.field], locale)
-        sentence = say(
-            MEMBERS_COUNTED, locale, field=named[:1].upper() + named[1:], n=len(found.members)
-        )
-        if sentence not in said:
-            said.append(sentence)
-    return said
 
 
 def _member(value: object) -> str | None:
