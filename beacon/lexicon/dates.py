@@ -136,11 +136,13 @@ def _last_weeks(m: re.Match[str], today: date) -> Window | None:
     return Window(today - timedelta(days=7 * n), today) if n > 0 else None
 
 
-def _month_of(m: re.Match[str]) -> int | None:
+def _month_of(m: re.Match[str], which: str = "") -> int | None:
+    """The month a match names by word (group ``month``) or number (``mnum``); ``which``
+    "2": a run's last month (``month2``, ``mnum2``)."""
     groups = m.groupdict()
-    if groups.get("month"):
-        return _MONTH_NUMBER.get(groups["month"].casefold())
-    number = int(groups["mnum"]) if groups.get("mnum") else 0
+    if groups.get(f"month{which}"):
+        return _MONTH_NUMBER.get(groups[f"month{which}"].casefold())
+    number = int(groups[f"mnum{which}"]) if groups.get(f"mnum{which}") else 0
     return number if 1 <= number <= 12 else None
 
 
@@ -192,11 +194,9 @@ def _this_quarter(_m: re.Match[str], today: date) -> Window:
 
 def _month_range(m: re.Match[str], _today: date) -> Window | None:
     """ "between March and May 2026": the first month's 1st to the last's end, one year."""
-    groups = m.groupdict()
-    first = _MONTH_NUMBER.get((groups.get("month") or "").casefold()) or int(groups.get("m1") or 0)
-    last = _MONTH_NUMBER.get((groups.get("month2") or "").casefold()) or int(groups.get("m2") or 0)
+    first, last = _month_of(m), _month_of(m, "2")
     year = int(m.group("year"))
-    if not (1 <= first <= last <= 12):
+    if first is None or last is None or first > last:
         return None  # "from November to February" spans two years no phrase here names
     return Window(date(year, first, 1), _month_end(year, last))
 
@@ -338,7 +338,7 @@ RULES: tuple[tuple[str, Resolver], ...] = (
         _month_range,
         rf"(?:between|from|zwischen|von|entre|de)\s+{_NAMED}\s+(?:and|to|until|through|und|bis|y|a|hasta)"
         rf"\s+(?P<month2>{_MONTH_WORD})\.?\s+(?:de\s+|of\s+)?{_YEAR}",
-        rf"{_YEAR}\s*[년年]\s*(?P<m1>\d{{1,2}})\s*[월月]\s*(?:부터|から)\s*(?P<m2>\d{{1,2}})\s*[월月]"
+        rf"{_YEAR}\s*[년年]\s*(?P<mnum>\d{{1,2}})\s*[월月]\s*(?:부터|から)\s*(?P<mnum2>\d{{1,2}})\s*[월月]"
         rf"(?:\s*(?:까지|まで))?",
     ),
     *_each(_today, r"today|heute|hoy", r"오늘|今日|本日"),

@@ -15,6 +15,8 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from beacon.lexicon.words import bounded
+
 LEVEL_FORMS_BY_LOCALE: Mapping[str, tuple[str, ...]] = {
     "en": ("Level {n}", "L{n}"),
     "ko": ("{n}층", "{n} 층", "레벨 {n}"),
@@ -48,11 +50,7 @@ THIS_LEVEL_BY_LOCALE: Mapping[str, tuple[str, ...]] = {
     "ja": (r"この階", r"このフロア", r"現在の階"),
 }
 THIS_LEVEL = re.compile(
-    "|".join(
-        rf"(?<!\w){p}(?!\w)" if p[:1].isascii() else p
-        for patterns in THIS_LEVEL_BY_LOCALE.values()
-        for p in patterns
-    ),
+    "|".join(bounded(p) for patterns in THIS_LEVEL_BY_LOCALE.values() for p in patterns),
     re.IGNORECASE,
 )
 

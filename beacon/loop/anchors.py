@@ -63,10 +63,8 @@ def anchor_records(
                 AnchorKind.SHOWN_SUBSET: shown,
             }.get(anchor.kind)
             records.append({**anchor.record(), **facts, **_plural(number, locale)})
-        # The members of another set's records are not the asked set's ("Which
-        # companies?" of Keystone's findings listed every company of the project).
-        if item.enumeration is not None and item.scope.whole:
-            found = item.enumeration
+        found = item.asked_members
+        if found is not None:
             anchor = enumeration(
                 item.slot,
                 found.field,

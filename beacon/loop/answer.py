@@ -161,11 +161,7 @@ def references(state: TurnState, counted: tuple[Evidence, ...]) -> None:
         citations=[c for e in counted for c in e.citations],
         counts=counts,
         complete=complete,
-        sets=[
-            e.enumeration.wire(e.tool, e.slot)
-            for e in counted
-            if e.enumeration is not None and e.scope.whole  # members of the asked set only
-        ],
+        sets=[m.wire(e.tool, e.slot) for e in counted if (m := e.asked_members) is not None],
     )
 
 
@@ -334,8 +330,8 @@ def member_counts(evidence: Sequence[Evidence], question: str, locale: str) -> l
     record: 8." (a model's own "8 companies" has no count to stand on, so the guard drops it)."""
     said: list[str] = []
     for item in evidence:
-        found = item.enumeration
-        if found is None or not found.complete or not item.scope.whole:
+        found = item.asked_members
+        if found is None or not found.complete:
             continue
         if not counts_members(question, found.field):
             continue

@@ -112,6 +112,12 @@ class Evidence:
     def counted(self) -> bool:
         return has_result_contract(self.tool)
 
+    @property
+    def asked_members(self) -> Enumeration | None:
+        """Its field's members when they are the asked set's (a whole scope): the companies
+        of another set's records are never the answer to "Which companies?"."""
+        return self.enumeration if self.scope.whole else None
+
     def count_entry(self) -> CountEntry:
         return count_entry(
             self.tool,

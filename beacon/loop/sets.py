@@ -109,17 +109,8 @@ def field_question(question: str) -> Extreme | None:
 
 def asked_field(question: str) -> str | None:
     text = unicodedata.normalize("NFKC", question)
-    for field, words in SET_FIELDS.items():
-        noun = "(?:" + "|".join(words) + ")"
-        # A latin word ends the noun ("companies", not "companys…"); Korean and Japanese
-        # glue particles on (업체가, 会社が). A number after it makes it a filter ("level 2").
-        ask = f"{ASK}|{HOW_MANY}" if field in COUNTED_FIELDS else ASK
-        pattern = (
-            rf"(?<![A-Za-zÀ-ÿ])(?:{ask})\s*(?:[^\s?]+\s+){{0,2}}?{noun}(?![A-Za-zÀ-ÿ])(?!\s*\d)"
-        )
-        if re.search(pattern, text, re.IGNORECASE):
-            return field
-        if field in COUNTED_FIELDS and re.search(f"{noun}{HOW_MANY_AFTER}", text):
+    for field in SET_FIELDS:
+        if _asked_with(ASK, field, text) or _counted(field, text):
             return field
     return WHO_FIELD if WHO.search(text) else None
 
@@ -127,12 +118,25 @@ def asked_field(question: str) -> str | None:
 def counts_members(question: str, field: str) -> bool:
     """ "How many companies …", "업체는 몇 곳", "会社は何社": the question asks for the number
     of the field's members, which code counts from a complete set (answer.member_counts)."""
+    return _counted(field, unicodedata.normalize("NFKC", question))
+
+
+def _asked_with(ask: str, field: str, text: str) -> bool:
+    """``ask`` before the field's word, up to two words between ("which subcontractor
+    companies"). A latin word ends the noun ("companies", not "companys…"); Korean and
+    Japanese glue particles on (업체가, 会社が). A number after it makes it a filter."""
+    noun = "(?:" + "|".join(SET_FIELDS[field]) + ")"
+    pattern = rf"(?<![A-Za-zÀ-ÿ])(?:{ask})\s*(?:[^\s?]+\s+){{0,2}}?{noun}(?![A-Za-zÀ-ÿ])(?!\s*\d)"
+    return re.search(pattern, text, re.IGNORECASE) is not None
+
+
+def _counted(field: str, text: str) -> bool:
+    """ "How many …" of a field that is not a record of its own (Korean and Japanese ask
+    after the noun: "업체는 몇 곳", "会社は何社")."""
     if field not in COUNTED_FIELDS:
         return False
-    text = unicodedata.normalize("NFKC", question)
     noun = "(?:" + "|".join(SET_FIELDS[field]) + ")"
-    before = rf"(?<![A-Za-zÀ-ÿ])(?:{HOW_MANY})\s*(?:[^\s?]+\s+){{0,2}}?{noun}(?![A-Za-zÀ-ÿ])"
-    return bool(re.search(before, text, re.IGNORECASE) or re.search(noun + HOW_MANY_AFTER, text))
+    return _asked_with(HOW_MANY, field, text) or re.search(noun + HOW_MANY_AFTER, text) is not None
 
 
 def _member(value: object) -> str | None:
