@@ -13,11 +13,13 @@ from guard_standings import (
     token,
 )
 
+from beacon.adjudication.guard import numerals
 from beacon.adjudication.guard.claims import absence_claim, completeness_claim
 from beacon.adjudication.guard.counted import Counted
 from beacon.adjudication.guard.judge import GuardedStream
 from beacon.adjudication.guard.numerals import find_numerals, normalize, word_value
 from beacon.adjudication.guard.standing import build_standing
+from beacon.lexicon import numerals as lex
 from beacon.wire.frames import Grade
 
 # --- numerals ---------------------------------------------------------------------
@@ -36,6 +38,33 @@ def test_identifiers_are_found_but_marked() -> None:
 def test_a_spelled_number_is_found_as_whole_words() -> None:
     assert [n.text for n in find_numerals("the twenty-first photo", "en")] == ["twenty-first"]
     assert [n.text for n in find_numerals("dreiundzwanzig Fotos", "de")] == ["dreiundzwanzig"]
+
+
+@pytest.mark.parametrize(
+    ("text", "locale", "word"),
+    [
+        ("THIRTY-TWO photos", "en", "THIRTY-TWO"),
+        ("Forty photos", "en", "Forty"),
+        ("ZWEIHUNDERT Fotos", "de", "ZWEIHUNDERT"),
+        ("DREISSIG Fotos", "de", "DREISSIG"),
+        ("FÜNFZEHN Fotos", "de", "FÜNFZEHN"),
+        ("VEINTIDÓS fotos", "es", "VEINTIDÓS"),
+        ("Cuarenta fotos", "es", "Cuarenta"),
+    ],
+)
+def test_a_spelled_number_is_found_in_any_case(text: str, locale: str, word: str) -> None:
+    # The test for "may hold a number word" runs on folded text: capitals pass it too.
+    assert [n.text for n in find_numerals(text, locale)] == [word]
+
+
+@pytest.mark.parametrize("count", ["열두 장", "하나", "삼십 장", "스무 장", "영 장", "수십"])
+def test_korean_counts_are_found_beside_latin_text(count: str) -> None:
+    found = find_numerals(f"Harbor Tower: 사진 {count}, then 3 more", "en")
+    assert [n.text for n in found] == [count, "3"]
+
+
+def test_a_number_word_in_curly_quotes_is_found() -> None:
+    assert find_numerals("Harbor Tower — “three” photos", "en")[0].text == "three"
 
 
 def test_every_reader_keeps_its_place_in_reading_order() -> None:
@@ -156,3 +185,22 @@ def test_claims_name_the_words_that_claim() -> None:
     assert completeness_claim("Those are exactly right") == "exactly"
     assert absence_claim("There were none") == "none"
     assert completeness_claim("plain words") is None and absence_claim("plain words") is None
+
+
+def test_the_korean_reader_skips_only_text_its_pattern_cannot_match() -> None:
+    # Text made of single words of each Korean table, alone or beside Latin words: the
+    # reader's shortcut (no character of any table) must never hide what the pattern finds.
+    tables = (
+        lex.KO_COUNTERS, lex.KO_TENS, lex.KO_UNITS, lex.KO_ATTRIBUTIVE, lex.KO_ATTRIBUTIVE_TENS,
+        lex.KO_SINO_DIGITS, lex.KO_SINO_UNITS, lex.KO_ZERO, lex.KO_ALONE_TENS, lex.KO_VAGUE,
+        lex.KO_PARTICLES,
+    )  # fmt: skip
+    words = [str(w) for table in tables for w in table]
+    texts = [f"{pre}{w}{post}" for w in words for pre in ("", "photos ") for post in ("", " 장")]
+    texts += [f"{a} {b}" for a in words for b in words]
+    found = 0
+    for text in texts:
+        expected = [m.span() for m in numerals._KOREAN.finditer(text)]
+        assert [(n.start, n.end) for n in numerals._korean(text)] == expected, text
+        found += bool(expected)
+    assert found > 1000

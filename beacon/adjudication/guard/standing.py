@@ -20,6 +20,7 @@ from functools import cached_property, lru_cache
 from typing import Any
 
 from beacon.adjudication.guard.counted import Counted
+from beacon.adjudication.guard.folding import folded
 from beacon.lexicon.levels import LEVEL_FORMS as LEVEL_FORMS
 from beacon.lexicon.levels import LEVEL_MENTION as _LEVEL_MENTION
 from beacon.lexicon.months import MONTHS as MONTHS
@@ -143,7 +144,7 @@ class Standing:
     def forms(self) -> tuple[tuple[str, str], ...]:
         """Every protected value, longest first, beside its case-folded form."""
         forms = sorted({v for v in self.values if v.strip()}, key=len, reverse=True)
-        return tuple((v, _folded(v)) for v in forms)
+        return tuple((v, folded(v)) for v in forms)
 
     def pattern_for(self, text: str) -> re.Pattern[str] | None:
         """The alternation of the protected values, longest first, that can match in
@@ -152,19 +153,9 @@ class Standing:
         the expressions' cache cleared, as a real turn's new values find it (a bench
         that asks the same questions hits that cache and never sees it). A value whose
         folded form is not in the folded text cannot match there under IGNORECASE."""
-        folded = _folded(text)
-        present = tuple(v for v, f in self.forms if f in folded)
+        in_text = folded(text)
+        present = tuple(v for v, f in self.forms if f in in_text)
         return _alternation(present) if present else None
-
-
-# Full case folding equates every pair of characters IGNORECASE matches (checked over
-# every code point with a one-character case mapping) but one: the dotless ı, which
-# IGNORECASE takes for i and folding keeps apart.
-_DOTLESS_I = str.maketrans({"\u0131": "i"})
-
-
-def _folded(text: str) -> str:
-    return text.translate(_DOTLESS_I).casefold()
 
 
 @lru_cache(maxsize=256)
