@@ -10,6 +10,7 @@ in silence.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections import Counter
@@ -125,9 +126,14 @@ def _asked_with(ask: str, field: str, text: str) -> bool:
     """``ask`` before the field's word, up to two words between ("which subcontractor
     companies"). A latin word ends the noun ("companies", not "companys…"); Korean and
     Japanese glue particles on (업체가, 会社が). A number after it makes it a filter."""
+    return _ask_pattern(ask, field).search(text) is not None
+
+
+@functools.lru_cache(maxsize=64)
+def _ask_pattern(ask: str, field: str) -> re.Pattern[str]:
     noun = "(?:" + "|".join(SET_FIELDS[field]) + ")"
     pattern = rf"(?<![A-Za-zÀ-ÿ])(?:{ask})\s*(?:[^\s?]+\s+){{0,2}}?{noun}(?![A-Za-zÀ-ÿ])(?!\s*\d)"
-    return re.search(pattern, text, re.IGNORECASE) is not None
+    return re.compile(pattern, re.IGNORECASE)
 
 
 def _counted(field: str, text: str) -> bool:
@@ -135,8 +141,12 @@ def _counted(field: str, text: str) -> bool:
     after the noun: "업체는 몇 곳", "会社は何社")."""
     if field not in COUNTED_FIELDS:
         return False
-    noun = "(?:" + "|".join(SET_FIELDS[field]) + ")"
-    return _asked_with(HOW_MANY, field, text) or re.search(noun + HOW_MANY_AFTER, text) is not None
+    return _asked_with(HOW_MANY, field, text) or _after_pattern(field).search(text) is not None
+
+
+@functools.lru_cache(maxsize=16)
+def _after_pattern(field: str) -> re.Pattern[str]:
+    return re.compile("(?:" + "|".join(SET_FIELDS[field]) + ")" + HOW_MANY_AFTER)
 
 
 def _member(value: object) -> str | None:

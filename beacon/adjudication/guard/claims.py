@@ -49,6 +49,7 @@ from beacon.lexicon.grammar import (
     UNIVERSALS,
     Classes,
 )
+from beacon.lexicon.words import word_union
 
 _SLOT_START = r"\{\{"
 
@@ -74,36 +75,8 @@ _WORDS = re.compile(r"[\w'’]+")
 _CLAUSE_BREAK = re.compile(rf"[,;:.!?()]|\b(?:{_words(CLAUSE_BREAKERS)})\b", re.IGNORECASE)
 
 
-def _is_latin(fragment: str) -> bool:
-    return fragment[:1].isascii() and not fragment.startswith("^")
-
-
-def _word(fragment: str) -> str:
-    """A Latin fragment as a whole word; Hangul and kana need no boundary."""
-    return rf"(?<!\w)(?:{fragment})(?!\w)" if _is_latin(fragment) else f"(?:{fragment})"
-
-
 def _union(fragments: Iterable[str]) -> re.Pattern[str]:
-    """Every fragment as ``_word`` makes it, in order. A run of Latin fragments shares
-    one pair of boundaries: the same matches (each is still tried in turn, the
-    boundary after it backtracking into the next), but the engine checks the
-    boundary before a run once per position, not once per fragment — a hundred
-    fragments cost ~5× less a sentence (issue 32: the guard's regexes were most of
-    its time)."""
-    runs: list[tuple[bool, list[str]]] = []
-    for fragment in fragments:
-        latin = _is_latin(fragment)
-        if runs and runs[-1][0] == latin:
-            runs[-1][1].append(fragment)
-        else:
-            runs.append((latin, [fragment]))
-    return re.compile(
-        "|".join(
-            _word("|".join(f"(?:{f})" for f in run)) if latin else "|".join(f"(?:{f})" for f in run)
-            for latin, run in runs
-        ),
-        re.IGNORECASE,
-    )
+    return re.compile(word_union(fragments), re.IGNORECASE)
 
 
 def _all(classes: Classes) -> re.Pattern[str]:
