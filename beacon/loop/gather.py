@@ -11,9 +11,12 @@ never made: the budget's end is disclosed instead.
 
 from __future__ import annotations
 
+import asyncio
+from collections import OrderedDict
+from dataclasses import dataclass
 from typing import Any
 
-from beacon.adjudication.conversation import asked_set, on_view
+from beacon.adjudication.conversation import Asked, asked_set, on_view
 from beacon.lexicon.clock import today
 from beacon.lexicon.copy import BUDGET, say
 from beacon.llm.client import Completion, stream_completion
@@ -34,7 +37,7 @@ from beacon.loop.offers import (
 )
 from beacon.loop.prompts import PLANNER_PROMPT, model_json, turn_block
 from beacon.loop.scope import ScopeCorrection
-from beacon.loop.sets import field_question
+from beacon.loop.sets import Extreme, field_question
 from beacon.loop.state import TurnState
 from beacon.policy.capabilities import granted_capabilities
 from beacon.policy.catalog import scope_catalog
@@ -207,17 +210,61 @@ def _round(state: TurnState, round_no: int) -> Any:
     return tracer().start_as_current_span(ROUND_SPAN, attributes=attributes)
 
 
-async def _question(state: TurnState, upstream: Upstream) -> frozenset[str] | None:
-    """The question read against the directory: its constraints, the field it asks
-    for, and the capabilities granted — or None once it earned a counter-question."""
+@dataclass(frozen=True, slots=True)
+class _Reading:
+    """The question read against one directory: what ``_question`` keeps of it."""
+
+    directory: list[dict[str, str]]
+    asked: Asked
+    field: Extreme | None
+
+
+def _read(state: TurnState, directory: list[dict[str, str]]) -> _Reading:
     # A chat's follow-up asks about the earlier question's set, moved or narrowed
     # (conversation.py): what it carries is judged like what it names.
     earlier = [m["content"] for m in state.history if m["role"] == "user"]
-    asked = asked_set(earlier, state.request.message, projects=state.directory, today=today())
+    asked = asked_set(earlier, state.request.message, projects=directory, today=today())
+    return _Reading(directory, asked, field_question(state.request.message))
+
+
+# The directory each caller's last context call returned (a user's projects rarely
+# change between turns): the question is read against it while this turn's context
+# call is out, and that reading is kept when the directory comes back the same.
+_DIRECTORIES: OrderedDict[str, list[dict[str, str]]] = OrderedDict()
+_DIRECTORIES_MAX = 1024
+
+
+def _read_ahead(state: TurnState) -> _Reading | None:
+    """The question read against the caller's last directory, or None (none seen yet).
+    Run while the context call is in flight: ~0.5–0.8 ms of reading a question no
+    longer sits between the directory's arrival and the planner's request."""
+    last = _DIRECTORIES.get(state.identity.sub)
+    return _read(state, last) if last is not None else None
+
+
+def _remember(state: TurnState) -> None:
+    _DIRECTORIES[state.identity.sub] = state.directory
+    _DIRECTORIES.move_to_end(state.identity.sub)
+    while len(_DIRECTORIES) > _DIRECTORIES_MAX:
+        _DIRECTORIES.popitem(last=False)
+
+
+async def _question(
+    state: TurnState, upstream: Upstream, ahead: _Reading | None = None
+) -> frozenset[str] | None:
+    """The question read against the directory: its constraints, the field it asks
+    for, and the capabilities granted — or None once it earned a counter-question.
+    A reading made ahead against an equal directory is that reading (a pure function
+    of the question, the chat, the day and the directory)."""
+    reading = ahead if ahead is not None and ahead.directory == state.directory else None
+    if reading is None:
+        reading = _read(state, state.directory)
+    _remember(state)
+    asked = reading.asked
     view = state.request.view_context
     state.constraints = on_view(asked.constraints, view.level_number if view else None)
     state.asked_records = asked.records
-    state.field_asked = field_question(state.request.message)
+    state.field_asked = reading.field
     lacking = deny_needed_tools(state)
     granted = granted_capabilities(state.identity.tiers)
     state.offer = _ask_first(state, lacking, granted) or await _other_side(state, upstream)
@@ -230,15 +277,23 @@ async def _question(state: TurnState, upstream: Upstream) -> frozenset[str] | No
 
 async def gather(state: TurnState, upstream: Upstream) -> None:
     # The catalog is asked for first and read once the question is: the upstream
-    # lists its tools while the context call runs beside it and the question's
-    # constraints and any counter-question are worked out here — one round trip
-    # the turn no longer waits for in turn (a turn that ends in a counter-question
-    # leaves the listing unread).
+    # lists its tools while the context call runs beside it, the question is read
+    # ahead (against the caller's last directory) while both are out, and any
+    # counter-question is worked out here — no round trip waits for another, nor
+    # for Beacon's reading (a turn that ends in a counter-question leaves the
+    # listing unread).
     await state.deps.pause()
     async with beside(upstream.list_tools()) as listing:
         with _round(state, 0):
-            await _context(state, upstream)
-        granted = await _question(state, upstream)
+            written = upstream.next_call_written()
+            async with beside(_context(state, upstream)) as context:
+                # Read ahead only once the context call is out (never holding it back),
+                # and only while it is: a round that already ended needs no guess.
+                await asyncio.wait((context, written), return_when=asyncio.FIRST_COMPLETED)
+                written.cancel()
+                ahead = None if context.done() else _read_ahead(state)
+                await context
+        granted = await _question(state, upstream, ahead)
         if granted is None:
             return
         tools = openai_tools(scope_catalog(await listing, granted))

@@ -22,6 +22,7 @@ model asked, and are not in the catalog the model sees.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from dataclasses import replace
 from typing import Any
@@ -156,6 +157,9 @@ class ContractedUpstream:
             for name, tool in contract.tools.items()
             if tool.fronted and name not in disabled
         }
+
+    def next_call_written(self) -> asyncio.Future[None]:
+        return self._inner.next_call_written()
 
     async def list_tools(self) -> list[dict[str, Any]]:
         return [

@@ -6,6 +6,7 @@ captured by an httpx response hook and read *before* the body is judged.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass, field
@@ -58,6 +59,33 @@ class _StatusLog:
         return next((s for s in reversed(self.statuses) if 400 <= s < 500), None)
 
 
+class _Wire:
+    """When a tool call's request is on the wire (its body written to the socket: the
+    ``trace`` extension httpx hands to its transport), for work that needs the loop
+    only while the upstream works on the call (beacon/loop/gather.py)."""
+
+    def __init__(self) -> None:
+        self._waiting: list[asyncio.Future[None]] = []
+
+    def next_call(self) -> asyncio.Future[None]:
+        waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._waiting.append(waiter)
+        return waiter
+
+    async def hook(self, request: httpx2.Request) -> None:
+        # Only while someone waits, and only a tool call's request is traced (a JSON-RPC
+        # method in the body's JSON: a value naming it too only wakes a waiter early).
+        if self._waiting and b'"tools/call"' in request.content:
+            request.extensions["trace"] = self._trace
+
+    async def _trace(self, event: str, _: dict[str, Any]) -> None:
+        if event.endswith(".send_request_body.complete"):
+            waiting, self._waiting = self._waiting, []
+            for waiter in waiting:
+                if not waiter.done():
+                    waiter.set_result(None)
+
+
 def leaf_errors(exc: BaseException) -> list[BaseException]:
     """The errors inside ``exc``: the SDK's task groups wrap them in exception groups."""
     if isinstance(exc, BaseExceptionGroup):
@@ -106,16 +134,25 @@ class Upstream(Protocol):
 
     async def call_tool(self, tool: str, arguments: dict[str, Any]) -> ToolOutcome: ...
 
+    def next_call_written(self) -> asyncio.Future[None]: ...
+
 
 _LISTINGS: dict[str, list[dict[str, Any]]] = {}
 _LISTINGS_MAX = 64
 
 
 class McpUpstream:
-    def __init__(self, session: ClientSession, log: _StatusLog, timeout_s: float) -> None:
+    def __init__(
+        self, session: ClientSession, log: _StatusLog, timeout_s: float, wire: _Wire | None = None
+    ) -> None:
         self._session = session
         self._log = log
         self._timeout_s = timeout_s
+        self._wire = wire or _Wire()
+
+    def next_call_written(self) -> asyncio.Future[None]:
+        """Resolves once the next tool call's request is written to the upstream."""
+        return self._wire.next_call()
 
     async def list_tools(self) -> list[dict[str, Any]]:
         try:
@@ -183,6 +220,7 @@ async def connect(
     # The turn's trace context (W3C traceparent) on every request of the session.
     inject(headers)
     log = _StatusLog()
+    wire = _Wire()
     client = httpx2.AsyncClient(
         headers=headers,
         verify=client_tls(),
@@ -191,7 +229,7 @@ async def connect(
         limits=httpx2.Limits(
             max_connections=100, max_keepalive_connections=20, keepalive_expiry=IDLE_CONNECTION_S
         ),
-        event_hooks={"response": [log.hook]},
+        event_hooks={"request": [wire.hook], "response": [log.hook]},
     )
     entered = False
     try:
@@ -204,7 +242,7 @@ async def connect(
             with anyio.fail_after(timeout_s):
                 await session.initialize()
             entered = True
-            yield McpUpstream(session, log, timeout_s)
+            yield McpUpstream(session, log, timeout_s, wire)
     except UpstreamError:
         raise
     except Exception as exc:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from collections import OrderedDict
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime, timedelta
@@ -51,6 +52,19 @@ class RecordingLink:
 
     def __init__(self) -> None:
         self.log: list[str] = []
+        self.wire: list[asyncio.Future[None]] = []
+
+    def next_call_written(self) -> asyncio.Future[None]:
+        waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.wire.append(waiter)
+        return waiter
+
+    def written(self) -> None:
+        """A call's request is on the wire: what the client's trace would say."""
+        for waiter in self.wire:
+            if not waiter.done():
+                waiter.set_result(None)
+        self.wire = []
 
     @asynccontextmanager
     async def open(
@@ -68,6 +82,7 @@ class RecordingLink:
 
     async def call_tool(self, tool: str, arguments: dict[str, Any]) -> ToolOutcome:
         self.log.append(f"tools/call {tool}")
+        self.written()
         if tool != "list_projects":
             raise UpstreamUnavailable("the recording upstream answers no call")
         return ToolOutcome(tool, arguments, PROJECTS, 200, len(json.dumps(PROJECTS)))
@@ -228,3 +243,85 @@ def test_a_counter_question_leaves_the_catalog_unread_and_its_failure_unheard() 
     # meanwhile is not the turn's error.
     assert "notice" in types and types[-1] == "done", types
     assert log[-1] == "close"
+
+
+class InFlightLink(RecordingLink):
+    """A context call that takes many passes of the loop to reach the wire (as the
+    SDK's does) and then stays out a while; its directory can be changed between turns."""
+
+    def __init__(self, projects: dict[str, Any] = PROJECTS) -> None:
+        super().__init__()
+        self.projects = projects
+
+    async def call_tool(self, tool: str, arguments: dict[str, Any]) -> ToolOutcome:
+        if tool != "list_projects":
+            return await super().call_tool(tool, arguments)
+        await _settle(60)  # the client's own passes before the socket
+        self.log.append("tools/call list_projects")
+        self.written()
+        await asyncio.sleep(0.02)  # the upstream at work
+        self.log.append("context answered")
+        return ToolOutcome(tool, arguments, self.projects, 200, len(json.dumps(self.projects)))
+
+
+def _reads(monkeypatch: pytest.MonkeyPatch, link: RecordingLink) -> None:
+    monkeypatch.setattr(gather_module, "_DIRECTORIES", OrderedDict())
+    read = gather_module.asked_set
+
+    def reading(*args: Any, **kwargs: Any) -> Any:
+        link.log.append("question read")
+        return read(*args, **kwargs)
+
+    monkeypatch.setattr(gather_module, "asked_set", reading)
+
+
+def _two_turns(link: RecordingLink, second: str) -> Turn:
+    async def scenario() -> Turn:
+        async with httpx.AsyncClient() as http:
+            _ = [frame async for frame in _turn(link, http).run()]
+            link.log.append("second turn")
+            turn = _turn(link, http, question=second)
+            _ = [frame async for frame in turn.run()]
+        return turn
+
+    return asyncio.run(scenario())
+
+
+def test_a_callers_question_is_read_ahead_once_its_context_call_is_out(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    link = InFlightLink()
+    _reads(monkeypatch, link)
+    _two_turns(link, "List all panoramas in Harbor Tower")
+    first, second = " ".join(link.log).split("second turn")
+    # No directory seen yet: the question is read once the context call answered.
+    assert first.index("context answered") < first.index("question read"), first
+    # The caller's last directory: read while the call is out, never before it left,
+    # and not again once the same directory came back.
+    assert second.count("question read") == 1, second
+    sent, answered = second.index("tools/call list_projects"), second.index("context answered")
+    assert sent < second.index("question read") < answered, second
+
+
+def test_a_reading_ahead_against_another_directory_is_read_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    link = InFlightLink()
+    _reads(monkeypatch, link)
+    grown = json.loads(json.dumps(PROJECTS))
+    grown["structuredContent"]["items"].append({"id": "prj-cedar-school", "name": "Cedar School"})
+    grown["structuredContent"]["total"] = 3
+
+    async def scenario() -> Turn:
+        async with httpx.AsyncClient() as http:
+            _ = [frame async for frame in _turn(link, http).run()]
+            link.projects = grown  # a project added between the caller's turns
+            turn = _turn(link, http, question="List all panoramas in Cedar School")
+            _ = [frame async for frame in turn.run()]
+        return turn
+
+    turn = asyncio.run(scenario())
+    # Read ahead against the old directory (no Cedar School), then against the new one.
+    assert link.log.count("question read") == 3, link.log
+    projects = [c.value for c in turn.state.constraints if c.axis == "project"]
+    assert projects == ["prj-cedar-school"]
