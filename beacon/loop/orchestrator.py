@@ -169,11 +169,12 @@ class Turn:
                 await self.started.wait()
                 await gather(state, upstream)
                 # Answered inside the session so that closing it (a DELETE to the
-                # upstream, ~2 ms) happens after the terminal frame, not before it.
+                # upstream, ~2 ms) happens after the terminal frame is out, not before.
                 with tracer().start_as_current_span(
                     ANSWER_SPAN, attributes={TURN_ID: state.turn_id}
                 ):
                     await answer(state)
+                await state.deps.published()
         except Exception as exc:
             # Nothing of the turn is written before its row is (with `start`).
             await self.started.wait()

@@ -53,6 +53,11 @@ class TurnDeps:
     # Awaited before each upstream or model request: the server's yields to turns
     # whose stream is opening (beacon/server/openings.py).
     pause: Callable[[], Awaitable[None]] = no_pause
+    # Awaited after the answer, before the upstream session closes: until the turn's
+    # terminal is published (or its publishing stopped), so the session's teardown
+    # (a DELETE, its tasks cancelled: ~1 ms of the loop) runs after the last frame
+    # is out, not between the terminal's commit and its write (beacon/server/hub.py).
+    published: Callable[[], Awaitable[None]] = no_pause
 
 
 def new_turn_id() -> str:

@@ -72,6 +72,7 @@ class LiveTurn:
         self._log: list[bytes] = []
         self._closed = False
         self._ended = False  # the terminal frame is in the log
+        self._publishing = True  # its publisher still runs
         self.terminal: bytes | None = None  # that frame, as published
         self._changed = asyncio.Condition()
 
@@ -99,6 +100,20 @@ class LiveTurn:
         async with self._changed:
             while len(self._log) < count and not self._ended and not publisher.done():
                 await self._changed.wait()
+
+    async def wait_ended(self) -> None:
+        """Until the terminal is in the log, or nothing more will be (the publisher
+        stopped: a frame the store refused ends the turn without it)."""
+        async with self._changed:
+            while not self._ended and self._publishing and not self._closed:
+                await self._changed.wait()
+        # Its followers, woken by the same append, write the terminal first.
+        await asyncio.sleep(0)
+
+    async def publishing_stopped(self) -> None:
+        async with self._changed:
+            self._publishing = False
+            self._changed.notify_all()
 
     async def close(self) -> None:
         async with self._changed:
@@ -184,7 +199,7 @@ class TurnHub:
         # publisher stores whatever the turn made since its last commit as one batch
         # (the writer joins it with other turns' batches), then publishes it.
         made: asyncio.Queue[Frame | None] = asyncio.Queue()
-        publisher = asyncio.create_task(self._publish(live, made, persist, failed, recovery))
+        publisher = asyncio.create_task(self._publishing(live, made, persist, failed, recovery))
         try:
             async for frame in frames:
                 if publisher.done():
@@ -209,6 +224,21 @@ class TurnHub:
                     await close()
             await live.close()
             self._live.pop(live.turn_id, None)
+
+    @staticmethod
+    async def _publishing(
+        live: LiveTurn,
+        made: asyncio.Queue[Frame | None],
+        persist: Persist,
+        failed: SaveFailed,
+        recovery: Recovery | None = None,
+    ) -> None:
+        try:
+            await TurnHub._publish(live, made, persist, failed, recovery)
+        finally:
+            # The turn waits for its terminal before closing its upstream session:
+            # a publisher that stopped short of one must not leave it waiting.
+            await live.publishing_stopped()
 
     @staticmethod
     async def _publish(

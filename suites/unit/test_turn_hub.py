@@ -4,7 +4,8 @@ nothing a client saw; a frame the store refuses ends the turn with ``save_failed
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Sequence
+import contextlib
+from collections.abc import AsyncIterator, Callable, Sequence
 
 from beacon.loop.frames import Frame, FrameMaker, terminal_error
 from beacon.server.hub import LiveTurn, TurnHub
@@ -138,3 +139,71 @@ def test_a_turn_does_no_work_before_its_start_frame_is_published() -> None:
         return events
 
     assert asyncio.run(scenario()) == ["save:start", "work begins (1 published)", "save:error"]
+
+
+def _no_terminal(seq: int) -> Frame:
+    raise RuntimeError("a bug where the save_failed terminal is made")
+
+
+async def _waiting_for_the_end(
+    frames: list[Frame], refuse: frozenset[str], failed: Callable[[int], Frame] | None = None
+) -> list[str]:
+    """When a turn waiting for its terminal (before it closes its upstream session)
+    stops waiting, against what the follower has received by then."""
+    events: list[str] = []
+    live = LiveTurn("t1", "u")
+    release = asyncio.Event()
+
+    async def persist(held: Sequence[Frame]) -> None:
+        await release.wait()
+        if any(f.type in refuse for f in held):
+            raise OSError("disk full")
+
+    async def waiter() -> None:
+        await live.wait_ended()
+        events.append(f"the turn may close its session ({live.published} published)")
+
+    waiting = asyncio.create_task(waiter())
+
+    async def source() -> AsyncIterator[Frame]:
+        try:
+            for frame in frames:
+                yield frame
+                await asyncio.sleep(0)
+        finally:
+            await waiting  # as Turn.run awaits its worker when the hub closes it
+
+    async def follow() -> None:
+        async for chunk in live.follow(0):
+            events.extend(
+                f"pub:{line[7:]}"
+                for line in chunk.decode().split("\n")
+                if line.startswith("event: ")
+            )
+
+    hub = TurnHub()
+    follower = asyncio.create_task(follow())
+    made = failed or (lambda seq: terminal_error("t1", seq, "save_failed", "no"))
+    hub.start(live, source(), persist, made)
+    for _ in range(30):
+        await asyncio.sleep(0)
+    events.append("the store answers")
+    release.set()
+    await asyncio.wait_for(asyncio.wait({waiting}), timeout=5)
+    follower.cancel()
+    with contextlib.suppress(BaseException):
+        await hub.drain()
+    return events
+
+
+def test_a_turn_waits_for_its_terminal_to_be_published_before_closing_its_session() -> None:
+    events = asyncio.run(_waiting_for_the_end(_frames(FrameMaker("t1")), frozenset()))
+    closing = "the turn may close its session (3 published)"
+    assert events.index("the store answers") < events.index(closing), events
+    assert events.index("pub:done") < events.index(closing), events
+
+
+def test_a_turn_whose_publisher_stopped_short_of_a_terminal_is_not_left_waiting() -> None:
+    everything = frozenset({"start", "references", "done", "error"})
+    events = asyncio.run(_waiting_for_the_end(_frames(FrameMaker("t1")), everything, _no_terminal))
+    assert "the turn may close its session (0 published)" in events, events

@@ -9,11 +9,13 @@ recording fake; the store, the model and the HTTP client are never reached.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 from collections import OrderedDict
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from types import SimpleNamespace
 from typing import Any, cast
@@ -325,3 +327,43 @@ def test_a_reading_ahead_against_another_directory_is_read_again(
     assert link.log.count("question read") == 3, link.log
     projects = [c.value for c in turn.state.constraints if c.axis == "project"]
     assert projects == ["prj-cedar-school"]
+
+
+def test_a_turn_closes_its_upstream_session_only_once_its_terminal_is_published(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import beacon.loop.orchestrator as orchestrator
+
+    link = RecordingLink()
+
+    async def gathered(state: Any, upstream: Any) -> None:
+        link.log.append("gathered")
+
+    async def answered(state: Any) -> None:
+        state.emit("references", citations=[], counts=[], complete=False)
+        state.emit("done", finish_reason="stop", answer="Hello.")
+
+    monkeypatch.setattr(orchestrator, "gather", gathered)
+    monkeypatch.setattr(orchestrator, "answer", answered)
+
+    async def scenario() -> list[str]:
+        published = asyncio.Event()
+
+        async def wait_published() -> None:
+            await published.wait()
+
+        async with httpx.AsyncClient() as http:
+            turn = _turn(link, http)
+            object.__setattr__(
+                turn.state, "deps", replace(turn.state.deps, published=wait_published)
+            )
+            frames = turn.run()
+            types = [(await anext(frames)).type for _ in range(3)]
+            await _settle(40)  # the terminal is stored and written meanwhile
+            link.log.append(f"{types[-1]} published")
+            published.set()
+            with contextlib.suppress(StopAsyncIteration):
+                await anext(frames)
+        return link.log
+
+    assert asyncio.run(scenario()) == ["open", "gathered", "done published", "close"]

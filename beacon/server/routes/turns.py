@@ -83,6 +83,8 @@ async def post_turn(
     phases.mark("quota")
     turn_id = new_turn_id()
     settings = context.settings
+    granted = granted_capabilities(identity.tiers)
+    live = LiveTurn(turn_id, identity.sub, granted)
     deps = TurnDeps(
         upstream=context.link,
         llm=LlmConfig(
@@ -100,6 +102,7 @@ async def post_turn(
         # Before each upstream or model request: turns still opening go first
         # (other turns': this one's own opening overlaps its upstream session's).
         pause=partial(context.hub.openings.wait, opening_of(request)),
+        published=live.wait_ended,
     )
     turn = Turn(
         body,
@@ -112,8 +115,6 @@ async def post_turn(
         # A W3C traceparent on the request is the turn span's parent.
         trace_parent=extract(request.headers),
     )
-    granted = granted_capabilities(identity.tiers)
-    live = LiveTurn(turn_id, identity.sub, granted)
     context.hub.start(
         live,
         turn.run(),
