@@ -157,7 +157,9 @@ async def measure_case(
     async with mcp_session(stack.mcp_url, token, raw_turn, scenario) as session:
         for call in calls:
             result = await call_tool(session, str(call["tool"]), dict(call["arguments"]))
-            size = len(result.model_dump_json(by_alias=True, exclude_none=True).encode())
+            # The result as the upstream sent it (the fields it set), written compactly:
+            # what the chat server reads off the wire (beacon/upstream/lean_reading.py).
+            size = len(result.model_dump_json(by_alias=True, exclude_unset=True).encode())
             if call["tool"] == CONTEXT_TOOL:
                 context += size
             else:

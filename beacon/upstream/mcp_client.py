@@ -26,6 +26,7 @@ from beacon.upstream.errors import (
     UpstreamProtocolError,
     UpstreamUnavailable,
 )
+from beacon.upstream.lean_reading import RESULT_BYTES
 from beacon.wire.connections import IDLE_CONNECTION_S, client_tls
 from beacon.wire.headers import SCENARIO_HEADER, TURN_HEADER
 
@@ -176,6 +177,7 @@ class McpUpstream:
 
     async def call_tool(self, tool: str, arguments: dict[str, Any]) -> ToolOutcome:
         before = len(self._log.statuses)
+        RESULT_BYTES.set(None)
         try:
             with anyio.fail_after(self._timeout_s):
                 # send_request, not call_tool: the SDK's output-schema check
@@ -189,11 +191,14 @@ class McpUpstream:
         except Exception as exc:
             raise _translate(exc, self._log, f"tools/call {tool}") from exc
         statuses = self._log.statuses[before:]
-        # The size is the compact UTF-8 JSON, as on the wire (pydantic's Rust core
-        # writes it). structuredContent is already plain JSON data as the SDK
-        # parsed it: reused as is, not dumped and copied again (for 3000 rows that
-        # copy cost more than everything Beacon adjudicates in the turn).
-        size = len(result.model_dump_json(by_alias=True, exclude_none=True).encode())
+        # The size is the result's bytes as the upstream sent them, read off the wire
+        # (lean_reading.RESULT_BYTES); a result read another way is written out to be
+        # measured. structuredContent is already plain JSON data as the SDK parsed
+        # it: reused as is, not dumped and copied again (for 3000 rows that copy
+        # cost more than everything Beacon adjudicates in the turn).
+        size = RESULT_BYTES.get()
+        if size is None:
+            size = len(result.model_dump_json(by_alias=True, exclude_none=True).encode())
         payload = result.model_dump(
             by_alias=True, mode="json", exclude_none=True, exclude={"structured_content"}
         )

@@ -12,6 +12,7 @@ type adapter or reads a large message through the union, the test hears of it.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -19,6 +20,7 @@ import pytest
 from mcp_types import jsonrpc_message_adapter
 from pydantic import BaseModel, TypeAdapter
 
+from beacon.upstream.lean_reading import READER
 from beacon.upstream.mcp_client import connect
 from harness.stack import Stack
 
@@ -64,3 +66,30 @@ async def test_a_3000_row_result_is_read_once_without_its_text_or_a_copy_being_m
     assert outcome.bytes > 300_000, outcome.bytes  # the large result, not an error
     assert outcome.result.get("isError") is not True, outcome.result.get("content")
     assert spent == []
+
+
+async def test_a_results_size_is_its_bytes_as_sent_read_without_writing_it_out_again(
+    stack: Stack, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sent: list[Any] = []
+    written: list[str] = []
+    read, dump = READER.validate_json, BaseModel.model_dump_json
+
+    def reading(data: Any, /, **options: Any) -> Any:
+        message = read(data, **options)
+        sent.append(json.loads(data))
+        return message
+
+    def dumped(self: BaseModel, **kwargs: Any) -> str:
+        written.append(type(self).__name__)
+        return dump(self, **kwargs)
+
+    monkeypatch.setattr(READER, "validate_json", reading)
+    monkeypatch.setattr(BaseModel, "model_dump_json", dumped)
+    async with connect(stack.mcp_url, bearer=stack.token(), timeout_s=30) as upstream:
+        for tool, arguments in (("query_data", PANORAMAS), ("list_projects", {})):
+            outcome = await upstream.call_tool(tool, arguments)
+            result = sent[-1]["result"]
+            as_sent = json.dumps(result, separators=(",", ":"), ensure_ascii=False).encode()
+            assert outcome.bytes == len(as_sent), tool
+    assert "CallToolResult" not in written

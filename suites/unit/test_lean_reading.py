@@ -19,7 +19,8 @@ from hypothesis import strategies as st
 from mcp_types import JSONRPCError, JSONRPCResponse, jsonrpc_message_adapter
 from pydantic import ValidationError
 
-from beacon.upstream.lean_reading import READER, validate_server_result
+from beacon.upstream import lean_reading
+from beacon.upstream.lean_reading import READER, RESULT_BYTES, validate_server_result
 
 VERSION = "2025-11-25"
 
@@ -143,3 +144,45 @@ def test_the_sdk_still_does_each_piece_of_work_taken_out() -> None:
     check = methods[methods.index("def validate_server_result(") :]
     check = check[: check.index("\ndef ")]
     assert "serialize_server_result(method, version, data, surface=surface)" in check
+
+
+SIZED = [
+    {"content": [{"type": "text", "text": "3 photos"}], "structuredContent": {"total": 3}},
+    {"content": [{"type": "text", "text": "Fotos: Prüfung — 写真 3枚"}], "isError": False},
+    {"content": []},
+]
+
+
+@pytest.mark.parametrize("result", SIZED)
+@pytest.mark.parametrize("request_id", [3, "req-7"])
+@pytest.mark.parametrize("as_bytes", [False, True])
+def test_a_results_size_is_its_bytes_as_the_upstream_sent_them(
+    result: dict[str, Any], request_id: int | str, as_bytes: bool
+) -> None:
+    body = json.dumps(result, separators=(",", ":"), ensure_ascii=False)
+    message = json.dumps({"jsonrpc": "2.0", "id": request_id}, separators=(",", ":"))
+    message = message[:-1] + ',"result":' + body + "}"
+    read = READER.validate_json(message.encode() if as_bytes else message)
+    assert isinstance(read, JSONRPCResponse)
+    validate_server_result("tools/call", "2025-11-25", read.result)
+    assert RESULT_BYTES.get() == len(body.encode())
+
+
+def test_an_upstreams_whitespace_is_counted_as_its_own() -> None:
+    message = '{"jsonrpc": "2.0", "id": 4, "result": {"content": []}}'
+    read = READER.validate_json(message)
+    validate_server_result("tools/call", "2025-11-25", read.result)  # type: ignore[union-attr]
+    # Every byte but the compact envelope's is the result's: its spaces, and the envelope's.
+    assert RESULT_BYTES.get() == len(message) - len('{"jsonrpc":"2.0","id":4,"result":}')
+
+
+def test_a_result_read_another_way_has_no_size_from_the_wire() -> None:
+    RESULT_BYTES.set(99)
+    validate_server_result("tools/call", "2025-11-25", {"content": []})
+    assert RESULT_BYTES.get() is None
+
+
+def test_sizes_no_check_reads_are_forgotten() -> None:
+    for n in range(200):
+        READER.validate_json(f'{{"jsonrpc":"2.0","id":{n},"result":{{"content":[]}}}}')
+    assert len(lean_reading._SENT) <= 64
