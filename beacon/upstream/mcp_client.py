@@ -70,13 +70,19 @@ class _Wire:
 
     def next_call(self) -> asyncio.Future[None]:
         waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._waiting.append(waiter)
+        self._waiting = [*(w for w in self._waiting if not w.done()), waiter]
         return waiter
 
     async def hook(self, request: httpx2.Request) -> None:
         # Only while someone waits, and only a tool call's request is traced (a JSON-RPC
         # method in the body's JSON: a value naming it too only wakes a waiter early).
-        if self._waiting and b'"tools/call"' in request.content:
+        if not self._waiting:
+            return
+        try:
+            body = request.content
+        except httpx2.RequestNotRead:
+            return  # a streamed body: reading it here would consume it; not traced
+        if b'"tools/call"' in body:
             request.extensions["trace"] = self._trace
 
     async def _trace(self, event: str, _: dict[str, Any]) -> None:
