@@ -14,6 +14,8 @@ import pytest
 from beacon.adjudication.added import added_filters
 from beacon.adjudication.constraints import UNREAD, judge_scope, read_constraints
 from beacon.adjudication.conversation import asked_set, follows_up, on_view
+from beacon.adjudication.leftover import known_word
+from beacon.lexicon.follow_up import CONTINUING
 
 PROJECTS = (
     {"id": "prj-harbor-tower", "name": "Harbor Tower"},
@@ -291,3 +293,13 @@ def test_this_level_on_screen_leaves_every_other_constraint_as_it_was() -> None:
         "How many open findings are on this level?", projects=PROJECTS, today=TODAY
     )
     assert {(c.axis, c.value) for c in on_view(read, 3)} == {("status", "open"), ("level", "3")}
+
+
+@pytest.mark.parametrize("locale", ["en", "de", "es"])
+def test_every_latin_word_that_continues_a_set_is_one_the_leftover_reader_leaves_alone(
+    locale: str,
+) -> None:
+    # A continuing word ("And on level 4 please?") the leftover reader took for a filter
+    # would make every such follow-up a set of its own: the two tables must agree.
+    unknown = [word for word in CONTINUING[locale] if not known_word(word)]
+    assert unknown == []
