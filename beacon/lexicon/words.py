@@ -124,14 +124,14 @@ def fold(text: str) -> str:
     return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
 
 
-def bounded(pattern: str) -> str:
-    # \b does not separate Hangul or kana from what follows; Latin words need it.
-    return rf"(?<!\w)(?:{pattern})(?!\w)" if pattern[:1].isascii() else pattern
-
-
 def latin(pattern: str) -> bool:
     """A Latin word's pattern (it needs word boundaries), not a Hangul, kana or anchored one."""
     return pattern[:1].isascii() and not pattern.startswith("^")
+
+
+def bounded(pattern: str) -> str:
+    # \b does not separate Hangul or kana from what follows; Latin words need it.
+    return rf"(?<!\w)(?:{pattern})(?!\w)" if latin(pattern) else pattern
 
 
 def word_union(patterns: Iterable[str], *, grouped: bool = False) -> str:

@@ -199,7 +199,8 @@ class TurnHub:
         # publisher stores whatever the turn made since its last commit as one batch
         # (the writer joins it with other turns' batches), then publishes it.
         made: asyncio.Queue[Frame | None] = asyncio.Queue()
-        publisher = asyncio.create_task(self._publishing(live, made, persist, failed, recovery))
+        publish = self._publish(live, made, persist, failed, recovery)
+        publisher = asyncio.create_task(self._publishing(live, publish))
         try:
             async for frame in frames:
                 if publisher.done():
@@ -226,15 +227,9 @@ class TurnHub:
             self._live.pop(live.turn_id, None)
 
     @staticmethod
-    async def _publishing(
-        live: LiveTurn,
-        made: asyncio.Queue[Frame | None],
-        persist: Persist,
-        failed: SaveFailed,
-        recovery: Recovery | None = None,
-    ) -> None:
+    async def _publishing(live: LiveTurn, publish: Awaitable[None]) -> None:
         try:
-            await TurnHub._publish(live, made, persist, failed, recovery)
+            await publish
         finally:
             # The turn waits for its terminal before closing its upstream session:
             # a publisher that stopped short of one must not leave it waiting.

@@ -12,7 +12,7 @@ numbers and dates bound to their fields, never a bare string.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from beacon.lexicon.levels import level_numbers
@@ -70,6 +70,12 @@ def sentences_stating(text: str, number: int) -> list[str]:
         for s in re.split(r"(?<=[.!?])\s+", text)
         if any(re.search(rf"(?<![\d,.]){re.escape(n)}(?![\d,])", s) for n in spelled)
     ]
+
+
+def stated_without(text: str, numbers: Iterable[int], phrase: str) -> list[str]:
+    """The sentences of ``text`` that state one of ``numbers`` without naming ``phrase``
+    (a count of another set may be said only where what it left out is said too)."""
+    return [s for n in numbers for s in sentences_stating(text, n) if phrase not in s]
 
 
 def _int(value: Any) -> int | None:

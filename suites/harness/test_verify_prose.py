@@ -15,7 +15,7 @@ import pytest
 
 from beacon.wire.sse import SseEvent
 from harness.verify.baseline import BaselineError, load_baseline
-from harness.verify.prose import denial_restated, judge_prose
+from harness.verify.prose import denial_restated, judge_prose, stated_without
 
 
 def _frames(
@@ -120,3 +120,9 @@ def test_baseline_files_in_each_format(tmp_path: Path) -> None:
             load_baseline(tmp_path / "bad")
     with pytest.raises(BaselineError):
         load_baseline(tmp_path / "missing")
+
+
+def test_a_count_said_without_its_phrase_is_found_and_one_said_with_it_is_not() -> None:
+    text = "The count without “overdue”: exactly 1,800. There are 1800 findings. 41 are open."
+    assert stated_without(text, [1800], "overdue") == ["There are 1800 findings."]
+    assert stated_without(text, [41, 7], "open") == []

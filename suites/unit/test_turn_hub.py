@@ -11,6 +11,13 @@ from beacon.loop.frames import Frame, FrameMaker, terminal_error
 from beacon.server.hub import LiveTurn, TurnHub
 
 
+async def _follow(live: LiveTurn, events: list[str]) -> None:
+    """What a follower of the live turn receives, as ``pub:<type>`` events in order."""
+    async for chunk in live.follow(0):
+        lines = chunk.decode().split("\n")
+        events.extend(f"pub:{line[7:]}" for line in lines if line.startswith("event: "))
+
+
 def _frames(maker: FrameMaker, *, terminal: bool = True) -> list[Frame]:
     made = [
         maker.make("start", session_id=None, mode="single"),
@@ -46,16 +53,8 @@ async def _run(
             if paced:  # the turn waits on something (a tool, the model) between frames
                 await asyncio.sleep(0)
 
-    async def follow() -> None:
-        async for chunk in live.follow(0):
-            events.extend(
-                f"pub:{line[7:]}"
-                for line in chunk.decode().split("\n")
-                if line.startswith("event: ")
-            )
-
     hub = TurnHub()
-    follower = asyncio.create_task(follow())
+    follower = asyncio.create_task(_follow(live, events))
     hub.start(
         live, source(), persist, lambda seq: terminal_error("t1", seq, "save_failed", "not saved")
     )
@@ -173,16 +172,8 @@ async def _waiting_for_the_end(
         finally:
             await waiting  # as Turn.run awaits its worker when the hub closes it
 
-    async def follow() -> None:
-        async for chunk in live.follow(0):
-            events.extend(
-                f"pub:{line[7:]}"
-                for line in chunk.decode().split("\n")
-                if line.startswith("event: ")
-            )
-
     hub = TurnHub()
-    follower = asyncio.create_task(follow())
+    follower = asyncio.create_task(_follow(live, events))
     made = failed or (lambda seq: terminal_error("t1", seq, "save_failed", "no"))
     hub.start(live, source(), persist, made)
     for _ in range(30):
