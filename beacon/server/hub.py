@@ -200,7 +200,7 @@ class TurnHub:
         # (the writer joins it with other turns' batches), then publishes it.
         made: asyncio.Queue[Frame | None] = asyncio.Queue()
         publish = self._publish(live, made, persist, failed, recovery)
-        publisher = asyncio.create_task(self._publishing(live, publish))
+        publisher = asyncio.create_task(self._publishing(live, publish, began))
         try:
             async for frame in frames:
                 if publisher.done():
@@ -216,8 +216,6 @@ class TurnHub:
         finally:
             made.put_nowait(None)
             await publisher
-            if live.terminal is not None:
-                metrics.turn_ended(*terminal_of(live.terminal), time.perf_counter() - began)
             # A turn that ended early in the store stops here: its cleanup runs now.
             close = getattr(frames, "aclose", None)
             if close is not None:
@@ -227,10 +225,15 @@ class TurnHub:
             self._live.pop(live.turn_id, None)
 
     @staticmethod
-    async def _publishing(live: LiveTurn, publish: Awaitable[None]) -> None:
+    async def _publishing(live: LiveTurn, publish: Awaitable[None], began: float) -> None:
         try:
             await publish
         finally:
+            # Counted before any follower writes the terminal: a client that saw
+            # `done` and scrapes /metrics finds its turn ended, though the turn's
+            # own cleanup (its upstream session's close) may still be running.
+            if live.terminal is not None:
+                metrics.turn_ended(*terminal_of(live.terminal), time.perf_counter() - began)
             # The turn waits for its terminal before closing its upstream session:
             # a publisher that stopped short of one must not leave it waiting.
             await live.publishing_stopped()

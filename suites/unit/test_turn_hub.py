@@ -7,6 +7,8 @@ import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Callable, Sequence
 
+from prometheus_client import REGISTRY
+
 from beacon.loop.frames import Frame, FrameMaker, terminal_error
 from beacon.server.hub import LiveTurn, TurnHub
 
@@ -198,3 +200,49 @@ def test_a_turn_whose_publisher_stopped_short_of_a_terminal_is_not_left_waiting(
     everything = frozenset({"start", "references", "done", "error"})
     events = asyncio.run(_waiting_for_the_end(_frames(FrameMaker("t1")), everything, _no_terminal))
     assert "the turn may close its session (0 published)" in events, events
+
+
+def test_a_turn_is_counted_ended_before_a_follower_receives_its_terminal() -> None:
+    """A client that saw `done` and scrapes /metrics finds its turn counted, though
+    the turn's cleanup (closing its upstream session) has not finished."""
+
+    def counted() -> float:
+        return (
+            REGISTRY.get_sample_value(
+                "beacon_turns_ended_total", {"terminal": "done", "code": "ok"}
+            )
+            or 0.0
+        )
+
+    async def scenario() -> tuple[float, float, float]:
+        live = LiveTurn("t1", "u")
+        teardown = asyncio.Event()
+        seen: list[float] = []
+
+        async def persist(held: Sequence[Frame]) -> None:
+            return None
+
+        async def source() -> AsyncIterator[Frame]:
+            try:
+                for frame in _frames(FrameMaker("t1")):
+                    yield frame
+            finally:
+                await teardown.wait()  # the upstream session closes after the terminal
+
+        async def follower() -> None:
+            async for chunk in live.follow(0):
+                if b"event: done" in chunk:
+                    seen.append(counted())
+
+        before = counted()
+        hub = TurnHub()
+        following = asyncio.create_task(follower())
+        hub.start(live, source(), persist, lambda seq: terminal_error("t1", seq, "x", "no"))
+        await asyncio.wait_for(following, timeout=5)
+        teardown.set()
+        await hub.drain()
+        return before, seen[0], counted()
+
+    before, at_the_terminal, after = asyncio.run(scenario())
+    assert at_the_terminal == before + 1, "counted before the follower wrote `done`"
+    assert after == before + 1, "counted once"
