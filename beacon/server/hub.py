@@ -166,8 +166,11 @@ class TurnHub:
         return self._live.get(turn_id)
 
     def running(self) -> int:
-        """How many turns this process is running now (admission control reads it)."""
-        return len(self._live)
+        """How many turns this process is running now (admission control reads it).
+
+        A turn whose terminal is published is not one: its client has its answer and
+        may ask again at once, while the turn still closes its upstream session."""
+        return sum(not live.ended for live in self._live.values())
 
     def start(
         self,

@@ -202,47 +202,60 @@ def test_a_turn_whose_publisher_stopped_short_of_a_terminal_is_not_left_waiting(
     assert "the turn may close its session (0 published)" in events, events
 
 
+def _ended_count() -> float:
+    labels = {"terminal": "done", "code": "ok"}
+    return REGISTRY.get_sample_value("beacon_turns_ended_total", labels) or 0.0
+
+
+async def _seen_at_the_terminal() -> tuple[dict[str, float], dict[str, float]]:
+    """What the hub says when a follower receives `start` and `done`, while the
+    turn's cleanup (closing its upstream session, after the terminal) is held."""
+    live = LiveTurn("t1", "u")
+    hub = TurnHub()
+    teardown = asyncio.Event()
+    seen: dict[str, dict[str, float]] = {}
+
+    async def persist(held: Sequence[Frame]) -> None:
+        return None
+
+    async def source() -> AsyncIterator[Frame]:
+        try:
+            for frame in _frames(FrameMaker("t1")):
+                yield frame
+                await asyncio.sleep(0)
+        finally:
+            await teardown.wait()
+
+    async def follower() -> None:
+        async for chunk in live.follow(0):
+            for event in ("start", "done"):
+                if f"event: {event}".encode() in chunk:
+                    seen[event] = {"ended": _ended_count(), "running": hub.running()}
+
+    before = _ended_count()
+    following = asyncio.create_task(follower())
+    hub.start(live, source(), persist, lambda seq: terminal_error("t1", seq, "x", "no"))
+    await asyncio.wait_for(following, timeout=5)
+    seen["held"] = {"ended": _ended_count(), "running": hub.running()}
+    teardown.set()
+    await hub.drain()
+    seen["after"] = {"ended": _ended_count(), "running": hub.running()}
+    return {"before": before}, seen
+
+
 def test_a_turn_is_counted_ended_before_a_follower_receives_its_terminal() -> None:
     """A client that saw `done` and scrapes /metrics finds its turn counted, though
-    the turn's cleanup (closing its upstream session) has not finished."""
+    the turn's cleanup has not finished (stop 53's CI: 14 of 16 on two workers)."""
+    start, seen = asyncio.run(_seen_at_the_terminal())
+    before = start["before"]
+    assert seen["start"]["ended"] == before
+    assert seen["done"]["ended"] == before + 1, "counted before the follower wrote `done`"
+    assert seen["after"]["ended"] == before + 1, "counted once"
 
-    def counted() -> float:
-        return (
-            REGISTRY.get_sample_value(
-                "beacon_turns_ended_total", {"terminal": "done", "code": "ok"}
-            )
-            or 0.0
-        )
 
-    async def scenario() -> tuple[float, float, float]:
-        live = LiveTurn("t1", "u")
-        teardown = asyncio.Event()
-        seen: list[float] = []
-
-        async def persist(held: Sequence[Frame]) -> None:
-            return None
-
-        async def source() -> AsyncIterator[Frame]:
-            try:
-                for frame in _frames(FrameMaker("t1")):
-                    yield frame
-            finally:
-                await teardown.wait()  # the upstream session closes after the terminal
-
-        async def follower() -> None:
-            async for chunk in live.follow(0):
-                if b"event: done" in chunk:
-                    seen.append(counted())
-
-        before = counted()
-        hub = TurnHub()
-        following = asyncio.create_task(follower())
-        hub.start(live, source(), persist, lambda seq: terminal_error("t1", seq, "x", "no"))
-        await asyncio.wait_for(following, timeout=5)
-        teardown.set()
-        await hub.drain()
-        return before, seen[0], counted()
-
-    before, at_the_terminal, after = asyncio.run(scenario())
-    assert at_the_terminal == before + 1, "counted before the follower wrote `done`"
-    assert after == before + 1, "counted once"
+def test_a_turn_whose_terminal_is_published_no_longer_counts_against_admission() -> None:
+    """Its client has its answer and may ask again at once: the limit counts turns
+    still working, not one closing its upstream session."""
+    _, seen = asyncio.run(_seen_at_the_terminal())
+    running = {moment: figures["running"] for moment, figures in seen.items()}
+    assert running == {"start": 1, "done": 0, "held": 0, "after": 0}
