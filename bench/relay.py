@@ -39,6 +39,7 @@ from pydantic import BaseModel, ConfigDict, Field
 # (beacon/upstream/lean_reading.py: none of the SDK's work that buys nothing).
 from beacon.loop.beside import REQUEST_PASSES
 from beacon.upstream.mcp_client import MAX_EVENT_BYTES
+from beacon.upstream.reuse import read_to_the_end
 from beacon.wire.headers import SCENARIO_HEADER, TURN_HEADER
 from harness.chat_process import running_server
 
@@ -72,7 +73,11 @@ async def mcp_session(
     async with AsyncExitStack() as stack:
         client = await stack.enter_async_context(
             httpx2.AsyncClient(
-                headers=headers, verify=_TLS, timeout=httpx2.Timeout(30.0, connect=5.0)
+                headers=headers,
+                verify=_TLS,
+                timeout=httpx2.Timeout(30.0, connect=5.0),
+                # The chat server's connection reuse (beacon/upstream/reuse.py) too.
+                event_hooks={"response": [read_to_the_end]},
             )
         )
         streams = await stack.enter_async_context(
