@@ -39,7 +39,7 @@ from pydantic import BaseModel, ConfigDict, Field
 # (beacon/upstream/lean_reading.py: none of the SDK's work that buys nothing).
 from beacon.loop.beside import REQUEST_PASSES
 from beacon.upstream.mcp_client import MAX_EVENT_BYTES
-from beacon.upstream.reuse import read_to_the_end
+from beacon.upstream.reuse import read_to_the_end, shared_connections
 from beacon.wire.headers import SCENARIO_HEADER, TURN_HEADER
 from harness.chat_process import running_server
 
@@ -64,7 +64,11 @@ class Step(BaseModel):
 
 @asynccontextmanager
 async def mcp_session(
-    url: str, bearer: str, turn: str, scenario: str | None = None
+    url: str,
+    bearer: str,
+    turn: str,
+    scenario: str | None = None,
+    transport: httpx2.AsyncBaseTransport | None = None,
 ) -> AsyncIterator[ClientSession]:
     """One MCP session over streamable HTTP with the official SDK, as a relay would open."""
     headers = {"Authorization": f"Bearer {bearer}", TURN_HEADER: turn}
@@ -78,6 +82,7 @@ async def mcp_session(
                 timeout=httpx2.Timeout(30.0, connect=5.0),
                 # The chat server's connection reuse (beacon/upstream/reuse.py) too.
                 event_hooks={"response": [read_to_the_end]},
+                transport=transport,
             )
         )
         streams = await stack.enter_async_context(
@@ -131,12 +136,15 @@ def create_app(mcp_url: str, llm_url: str) -> FastAPI:
     schedules: dict[str, list[Step]] = {}
     tasks: set[asyncio.Task[None]] = set()
     state: dict[str, httpx.AsyncClient] = {}
+    lent: list[httpx2.AsyncBaseTransport | None] = [None]
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         limits = httpx.Limits(max_connections=100, max_keepalive_connections=100)
-        async with httpx.AsyncClient(limits=limits) as http:
+        # The chat server's one pool of MCP connections for all sessions, too.
+        async with httpx.AsyncClient(limits=limits) as http, shared_connections(mcp_url) as pool:
             state["http"] = http
+            lent[0] = pool
             yield
             for task in list(tasks):
                 await task
@@ -156,7 +164,7 @@ def create_app(mcp_url: str, llm_url: str) -> FastAPI:
     ) -> None:
         seq = 0
         try:
-            async with mcp_session(mcp_url, bearer, turn) as session:
+            async with mcp_session(mcp_url, bearer, turn, transport=lent[0]) as session:
                 pending: list[asyncio.Task[Any]] = []
                 try:
                     for step in steps:

@@ -71,6 +71,7 @@ from beacon.store.retention import retention_from_env
 from beacon.store.turns import TurnStore
 from beacon.telemetry import metrics
 from beacon.telemetry.tracing import configure_tracing, shutdown_tracing
+from beacon.upstream.reuse import shared_connections
 from beacon.wire.connections import IDLE_CONNECTION_S, client_tls
 
 log = logging.getLogger(__name__)
@@ -244,8 +245,12 @@ def _lifespan(
             keepalive_expiry=IDLE_CONNECTION_S,
         )
         timeout = httpx.Timeout(context.settings.llm_timeout_s)
-        async with httpx.AsyncClient(limits=limits, timeout=timeout, verify=client_tls()) as http:
-            app.state.context = dataclasses.replace(context, http=http)
+        async with (
+            httpx.AsyncClient(limits=limits, timeout=timeout, verify=client_tls()) as http,
+            shared_connections(context.link.url) as lent,
+        ):
+            link = dataclasses.replace(context.link, transport=lent)
+            app.state.context = dataclasses.replace(context, http=http, link=link)
             yield
             if watch is not None:
                 watch.cancel()

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+import httpx2
 
 from beacon.upstream.contracted import ContractedUpstream
 from beacon.upstream.mcp_client import Upstream, connect
@@ -27,6 +29,9 @@ class UpstreamLink:
     contract: UpstreamContract | None = None
     disabled: frozenset[str] = frozenset()
     token: str | None = None
+    # The process's connections to the upstream, lent to each session (reuse.py);
+    # set by the server's lifespan, None elsewhere (each session opens its own).
+    transport: httpx2.AsyncBaseTransport | None = field(default=None, compare=False)
 
     @asynccontextmanager
     async def open(
@@ -39,10 +44,15 @@ class UpstreamLink:
                 scenario=scenario,
                 timeout_s=self.timeout_s,
                 turn_id=turn_id,
+                transport=self.transport,
             ) as upstream:
                 yield upstream
             return
         async with connect(
-            self.url, bearer=self.token, timeout_s=self.timeout_s, turn_id=turn_id
+            self.url,
+            bearer=self.token,
+            timeout_s=self.timeout_s,
+            turn_id=turn_id,
+            transport=self.transport,
         ) as upstream:
             yield ContractedUpstream(upstream, self.contract, self.disabled)

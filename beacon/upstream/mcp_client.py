@@ -222,7 +222,10 @@ async def connect(
     scenario: str | None = None,
     timeout_s: float = 30.0,
     turn_id: str | None = None,
+    transport: httpx2.AsyncBaseTransport | None = None,
 ) -> AsyncIterator[McpUpstream]:
+    """One session. ``transport``: the process's pool lent to it (reuse.py), else
+    the session's client opens its own connections (and honours proxy settings)."""
     # None: an upstream that takes no bearer (a third party is never sent the caller's).
     headers = {"Authorization": f"Bearer {bearer}"} if bearer else {}
     if scenario:
@@ -242,6 +245,7 @@ async def connect(
             max_connections=100, max_keepalive_connections=20, keepalive_expiry=IDLE_CONNECTION_S
         ),
         event_hooks={"request": [wire.hook], "response": [log.hook, read_to_the_end]},
+        transport=transport,
     )
     entered = False
     try:

@@ -12,14 +12,23 @@ response closed early is first read to its end here (bounded in time and bytes),
 which returns its connection to the pool for the session's next request. A stream
 that does not end soon, or says more, is closed as before: nothing waits on it but
 the SDK's task for that one request, and what the caller receives never changes.
+
+Sessions share too: each turn's session has its own client (its bearer and headers),
+lent the process's one pool (``shared_connections``, opened by the server's lifespan),
+so a turn's ``initialize`` goes out on a connection an earlier turn left idle. Only
+the session's event stream (the SDK's GET, cancelled at its end) is new each turn.
 """
 
 from __future__ import annotations
 
+import urllib.request
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 
 import anyio
 import httpx2
+
+from beacon.wire.connections import IDLE_CONNECTION_S, client_tls
 
 # The end of a stream that answered is in flight already: a few milliseconds on a
 # slow network. Past these bounds the connection is closed, as it was before.
@@ -64,3 +73,39 @@ async def read_to_the_end(response: httpx2.Response) -> None:
     """A response hook: the response's body, closed early, is read to its end first."""
     if isinstance(response.stream, httpx2.AsyncByteStream):
         response.stream = _ReadToTheEnd(response.stream)
+
+
+class _Lent(httpx2.AsyncBaseTransport):
+    """The process's pool, lent to one session's client: closing that client (at the
+    session's end) leaves the pool and its idle connections to the next session."""
+
+    def __init__(self, pool: httpx2.AsyncHTTPTransport) -> None:
+        self._pool = pool
+
+    async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
+        return await self._pool.handle_async_request(request)
+
+    async def aclose(self) -> None:
+        return None
+
+
+@asynccontextmanager
+async def shared_connections(url: str) -> AsyncIterator[httpx2.AsyncBaseTransport | None]:
+    """One pool of connections to the upstream for every session of the process (its
+    lifespan's), so a turn's session starts on a connection the last one left: no
+    handshake. None where a proxy is configured for the upstream's scheme: each
+    session's own client then applies the proxy settings, as httpx does."""
+    proxies = urllib.request.getproxies()
+    if httpx2.URL(url).scheme in proxies or "all" in proxies:
+        yield None
+        return
+    pool = httpx2.AsyncHTTPTransport(
+        verify=client_tls(),
+        # A connection per running session's event stream and per request in flight;
+        # idle ones dropped before the server drops them (beacon/wire/connections.py).
+        limits=httpx2.Limits(
+            max_connections=1000, max_keepalive_connections=100, keepalive_expiry=IDLE_CONNECTION_S
+        ),
+    )
+    async with pool:
+        yield _Lent(pool)

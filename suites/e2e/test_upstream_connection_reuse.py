@@ -12,6 +12,7 @@ import logging
 import pytest
 
 from beacon.upstream.mcp_client import connect
+from beacon.upstream.reuse import shared_connections
 from harness.stack import Stack
 
 pytestmark = pytest.mark.e2e
@@ -45,3 +46,42 @@ async def test_a_sessions_requests_share_one_connection_beside_its_event_stream(
     assert opening <= 3
     assert later == 0
     assert [o.result.get("isError") is not True for o in outcomes] == [True] * 3
+
+
+async def test_a_later_session_starts_on_a_connection_an_earlier_one_left(
+    stack: Stack, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Sessions lent the process's pool (as the chat server's turns are): a turn's
+    session opens only its own event stream; its requests go out on the pool's."""
+    opened: list[int] = []
+    with caplog.at_level(logging.DEBUG, logger="httpcore2.connection"):
+        async with shared_connections(stack.mcp_url) as lent:
+            assert lent is not None
+            for _ in range(5):
+                before = _opened(caplog)
+                async with connect(
+                    stack.mcp_url, bearer=stack.token(), timeout_s=30, transport=lent
+                ) as upstream:
+                    await asyncio.sleep(PAUSE_S)
+                    await upstream.call_tool("list_projects", {})
+                    await asyncio.sleep(PAUSE_S)
+                opened.append(_opened(caplog) - before)
+                await asyncio.sleep(PAUSE_S)  # the DELETE's connection back in the pool
+    # The first: its requests' connection and its event stream (a third when a
+    # request went out before a stream's end was read). A later one: its event
+    # stream, unless the last one's was ended by the server (its DELETE) and kept.
+    # Sessions with their own clients opened two each: ten.
+    assert opened[0] <= 3, opened
+    assert sum(opened) <= 7, opened
+
+
+async def test_a_proxy_for_the_upstreams_scheme_leaves_each_session_its_own_client(
+    stack: Stack, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HTTP_PROXY", "http://127.0.0.1:9")
+    async with shared_connections(stack.mcp_url) as lent:
+        assert lent is None
+    monkeypatch.delenv("HTTP_PROXY")
+    monkeypatch.setenv("HTTPS_PROXY", "http://127.0.0.1:9")  # another scheme's proxy
+    async with shared_connections(stack.mcp_url) as lent:
+        assert lent is not None

@@ -10,6 +10,7 @@ from pathlib import Path
 from types import ModuleType
 
 import httpx
+import httpx2
 import pytest
 from fastapi import FastAPI
 from fastapi.routing import APIRoute
@@ -110,6 +111,9 @@ async def test_the_routes_read_the_context_create_app_stores_and_the_lifespan_gi
         running = app.state.context
         assert isinstance(running.client(), httpx.AsyncClient)
         assert dataclasses.replace(running, http=None) == built
+        # Every turn's MCP session is lent the process's one pool of connections.
+        assert built.link.transport is None
+        assert isinstance(running.link.transport, httpx2.AsyncBaseTransport)
         health = await client.get("/healthz")
         assert (health.status_code, health.json()) == (200, {"ok": True, "version": __version__})
         moved = await client.get("/?project=p1")
