@@ -240,7 +240,8 @@ async def connect(
         headers=headers,
         verify=client_tls(),
         timeout=httpx2.Timeout(timeout_s, connect=5.0),
-        # httpx's own pool sizes, an idle connection dropped before the server drops it.
+        # httpx's own pool sizes, an idle connection dropped before the server drops it
+        # (a lent transport is the process's pool, with its own sizes and TLS context).
         limits=httpx2.Limits(
             max_connections=100, max_keepalive_connections=20, keepalive_expiry=IDLE_CONNECTION_S
         ),

@@ -3,8 +3,8 @@
 The SDK reads a POST's event stream only until the event that answers its request,
 then closes the response. httpx keeps a connection only once its response was read
 to the end; one closed earlier is dropped. So every request of a session opened a
-TCP connection of its own: seven a turn, and against an upstream over TLS, seven
-handshakes, each at least one round trip before the request could leave.
+TCP connection of its own, eight in a turn of three tool calls, and against an
+upstream over TLS eight handshakes, each a round trip before its request could leave.
 
 An upstream following the transport's rules ends a POST's stream right after that
 answer, so its end (a chunked body's last, empty chunk) is already on its way. A
