@@ -105,6 +105,11 @@ TURNS_SHED = Counter(
     "beacon_turns_shed_total",
     "Turns answered 503 busy before they started: the process was at BEACON_MAX_TURNS",
 )
+UPSTREAM_CONNECTIONS = Counter(
+    "beacon_upstream_connections_total",
+    "Connections opened to the MCP upstream (a session's requests share one; the "
+    "process's sessions share a pool): one per request means reuse is off",
+)
 MODEL_RESENDS = Counter(
     "beacon_model_resends_total",
     "Model requests sent again: the kept-alive connection was closed under them",
@@ -165,6 +170,10 @@ def permission_verdict(capability: str | None, allowed: bool) -> None:
 def tool_called(tool: str, verdict: str, seconds: float) -> None:
     TOOL_CALLS.labels(tool, _closed(verdict, TOOL_VERDICTS)).inc()
     TOOL_SECONDS.labels(tool).observe(seconds)
+
+
+def upstream_connection_opened() -> None:
+    UPSTREAM_CONNECTIONS.inc()
 
 
 def upstream_error(service: str, cause: str | None) -> None:

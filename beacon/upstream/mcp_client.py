@@ -27,7 +27,7 @@ from beacon.upstream.errors import (
     UpstreamUnavailable,
 )
 from beacon.upstream.lean_reading import RESULT_BYTES
-from beacon.upstream.reuse import read_to_the_end
+from beacon.upstream.reuse import count_connection, read_to_the_end
 from beacon.wire.connections import IDLE_CONNECTION_S, client_tls
 from beacon.wire.headers import SCENARIO_HEADER, TURN_HEADER
 
@@ -245,7 +245,10 @@ async def connect(
         limits=httpx2.Limits(
             max_connections=100, max_keepalive_connections=20, keepalive_expiry=IDLE_CONNECTION_S
         ),
-        event_hooks={"request": [wire.hook], "response": [log.hook, read_to_the_end]},
+        event_hooks={
+            "request": [wire.hook],
+            "response": [log.hook, read_to_the_end, count_connection],
+        },
         transport=transport,
     )
     entered = False

@@ -22,12 +22,14 @@ the session's event stream (the SDK's GET, cancelled at its end) is new each tur
 from __future__ import annotations
 
 import urllib.request
+import weakref
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 import anyio
 import httpx2
 
+from beacon.telemetry import metrics
 from beacon.wire.connections import IDLE_CONNECTION_S, client_tls
 
 # The end of a stream that answered is in flight already: a few milliseconds on a
@@ -73,6 +75,21 @@ async def read_to_the_end(response: httpx2.Response) -> None:
     """A response hook: the response's body, closed early, is read to its end first."""
     if isinstance(response.stream, httpx2.AsyncByteStream):
         response.stream = _ReadToTheEnd(response.stream)
+
+
+# The connections already counted, by their network stream (httpcore names it on
+# every response); weak, so a closed connection's entry goes with it.
+_COUNTED: weakref.WeakSet[object] = weakref.WeakSet()
+
+
+async def count_connection(response: httpx2.Response) -> None:
+    """A response hook: a response on a connection not seen before counts one opened
+    (``beacon_upstream_connections_total``), so an operator sees reuse stop (behind a
+    proxy, or an upstream whose streams end late): about one a request."""
+    stream = response.extensions.get("network_stream")
+    if stream is not None and stream not in _COUNTED:
+        _COUNTED.add(stream)
+        metrics.upstream_connection_opened()
 
 
 class _Lent(httpx2.AsyncBaseTransport):

@@ -1,5 +1,6 @@
 """`GET /metrics` over real HTTP after a scripted set of turns: every series has the
-value written here by hand (issue 30).
+value written here by hand (issue 30), but for the upstream connections opened, which
+depend on when each stream's end was read: they have the bound reuse allows.
 
 The chat server is its own stack (no other test's turns in its counters). The turns,
 each against the stub's scenarios and scripted models:
@@ -148,3 +149,16 @@ def test_no_label_carries_user_content(scraped: tuple[str, dict[str, float]]) ->
     assert re.search(r"[ts]_[0-9a-f]{20}", text) is None  # no turn or session id
     values = re.findall(r'="([^"]*)"', "\n".join(re.findall(r"^beacon_\S+", text, re.M)))
     assert values and all(re.fullmatch(r"[A-Za-z_]+|[0-9.e+]+|\+Inf", v) for v in values)
+
+
+def test_upstream_connections_are_counted_and_reused(
+    scraped: tuple[str, dict[str, float]],
+) -> None:
+    _, samples = scraped
+    # Seven MCP sessions (six turns, one load-more page), each of five to eight requests
+    # (initialize, initialized, its event stream, tools/list, its calls, the DELETE):
+    # one connection each would be over forty. A session's requests share one and the
+    # sessions share the process's pool; how many depends on when each stream's end
+    # was read, so the bound is what reuse allows, not an exact figure.
+    opened = samples["beacon_upstream_connections_total"]
+    assert 1 <= opened <= 2 * 7, opened

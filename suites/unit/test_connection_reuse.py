@@ -14,12 +14,13 @@ from collections.abc import AsyncIterator, Iterator
 import anyio
 import httpx2
 import pytest
+from prometheus_client import REGISTRY
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import StreamingResponse
 from starlette.routing import Route
 
-from beacon.upstream.reuse import DRAIN_BYTES, read_to_the_end
+from beacon.upstream.reuse import DRAIN_BYTES, count_connection, read_to_the_end
 from harness.inproc import serving
 
 ANSWER = b'event: message\ndata: {"answer": 1}\n\n'
@@ -79,7 +80,7 @@ async def _first_events(
     """Each path's first ``data:`` line, the response closed right after it (as the
     SDK closes a POST's stream at its answer); and how many connections that took."""
     connections = _Connections()
-    hooks = {"response": [read_to_the_end]} if reuse else {}
+    hooks = {"response": [read_to_the_end, count_connection] if reuse else [count_connection]}
     read: list[str] = []
     async with httpx2.AsyncClient(event_hooks=hooks) as client:
         for path in paths:
@@ -165,3 +166,17 @@ def test_a_close_inside_a_cancelled_scope_still_closes_the_response(origin: str)
     opened, closed = asyncio.run(asyncio.wait_for(scenario(), timeout=10))
     assert closed
     assert opened == 2
+
+
+def _counted() -> float:
+    return REGISTRY.get_sample_value("beacon_upstream_connections_total") or 0.0
+
+
+@pytest.mark.parametrize("reuse", [True, False])
+def test_the_connections_metric_counts_each_connection_once(origin: str, reuse: bool) -> None:
+    """Against httpx's own account of the connections it opened: one a response
+    without reuse, one in all with it."""
+    before = _counted()
+    opened, _ = asyncio.run(_first_events(origin, ["/answers"] * 5, reuse=reuse))
+    assert opened == (1 if reuse else 5)
+    assert _counted() - before == opened
