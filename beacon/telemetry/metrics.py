@@ -110,6 +110,10 @@ UPSTREAM_CONNECTIONS = Counter(
     "Connections opened to the MCP upstream (a session's requests share one; the "
     "process's sessions share a pool): one per request means reuse is off",
 )
+UPSTREAM_RESENDS = Counter(
+    "beacon_upstream_resends_total",
+    "MCP requests sent again (never a tool call): the kept-alive connection was closed under them",
+)
 MODEL_RESENDS = Counter(
     "beacon_model_resends_total",
     "Model requests sent again: the kept-alive connection was closed under them",
@@ -170,6 +174,10 @@ def permission_verdict(capability: str | None, allowed: bool) -> None:
 def tool_called(tool: str, verdict: str, seconds: float) -> None:
     TOOL_CALLS.labels(tool, _closed(verdict, TOOL_VERDICTS)).inc()
     TOOL_SECONDS.labels(tool).observe(seconds)
+
+
+def upstream_resent() -> None:
+    UPSTREAM_RESENDS.inc()
 
 
 def upstream_connection_opened() -> None:

@@ -17,10 +17,16 @@ Sessions share too: each turn's session has its own client (its bearer and heade
 lent the process's one pool (``shared_connections``, opened by the server's lifespan),
 so a turn's ``initialize`` goes out on a connection an earlier turn left idle. Only
 the session's event stream (the SDK's GET, cancelled at its end) is new each turn.
+
+A kept connection can be closed by the upstream just as a request goes out on it (a
+server whose idle timer is shorter than ours). The pool then sends the request again
+on another connection, as the model client does, but only when a second copy changes
+nothing upstream (``resendable``); a tool call's failure reaches the turn.
 """
 
 from __future__ import annotations
 
+import json
 import urllib.request
 import weakref
 from collections.abc import AsyncIterator
@@ -92,15 +98,47 @@ async def count_connection(response: httpx2.Response) -> None:
         metrics.upstream_connection_opened()
 
 
+# What a request meets on a kept-alive connection the upstream closed as it was sent
+# (a server whose idle timer is shorter than ours): no response begun.
+_STALE = (httpx2.RemoteProtocolError, httpx2.ReadError, httpx2.WriteError)
+_RESENDS = 2
+# The JSON-RPC methods a second copy changes nothing for; a tool call is never sent
+# twice (it may act on the upstream), and neither is anything not named here.
+RESENDABLE = frozenset({"initialize", "notifications/initialized", "tools/list", "ping"})
+
+
+def resendable(request: httpx2.Request) -> bool:
+    """The session's event stream (GET), its end (DELETE), or a POST of a method above."""
+    if request.method in ("GET", "DELETE"):
+        return True
+    try:
+        message = json.loads(request.content)
+    except (httpx2.RequestNotRead, ValueError):
+        return False
+    return isinstance(message, dict) and message.get("method") in RESENDABLE
+
+
 class _Lent(httpx2.AsyncBaseTransport):
     """The process's pool, lent to one session's client: closing that client (at the
-    session's end) leaves the pool and its idle connections to the next session."""
+    session's end) leaves the pool and its idle connections to the next session.
+
+    A request the pool sent on a connection closed under it, before any response, goes
+    out again on another when sending it twice is harmless (``resendable``), as the
+    model client does; a tool call's failure is the caller's to see."""
 
     def __init__(self, pool: httpx2.AsyncHTTPTransport) -> None:
         self._pool = pool
 
     async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
-        return await self._pool.handle_async_request(request)
+        resent = 0
+        while True:
+            try:
+                return await self._pool.handle_async_request(request)
+            except _STALE:
+                if resent == _RESENDS or not resendable(request):
+                    raise
+                resent += 1
+                metrics.upstream_resent()
 
     async def aclose(self) -> None:
         return None
