@@ -72,7 +72,12 @@ from beacon.store.turns import TurnStore
 from beacon.telemetry import metrics
 from beacon.telemetry.tracing import configure_tracing, shutdown_tracing
 from beacon.upstream.reuse import shared_connections
-from beacon.wire.connections import IDLE_CONNECTION_S, client_tls
+from beacon.wire.connections import (
+    IDLE_CONNECTION_S,
+    SHARED_MAX_CONNECTIONS,
+    SHARED_MAX_IDLE,
+    client_tls,
+)
 
 log = logging.getLogger(__name__)
 # In the document's order: its paths are listed as the routers are included.
@@ -240,8 +245,8 @@ def _lifespan(
         # connections, 5 s to get one) turned a busy minute into llm_unavailable
         # errors that were Beacon's, not the model's. The pool waits as long as a call may.
         limits = httpx.Limits(
-            max_connections=1000,
-            max_keepalive_connections=100,
+            max_connections=SHARED_MAX_CONNECTIONS,
+            max_keepalive_connections=SHARED_MAX_IDLE,
             keepalive_expiry=IDLE_CONNECTION_S,
         )
         timeout = httpx.Timeout(context.settings.llm_timeout_s)

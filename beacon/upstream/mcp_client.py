@@ -27,7 +27,7 @@ from beacon.upstream.errors import (
     UpstreamUnavailable,
 )
 from beacon.upstream.lean_reading import RESULT_BYTES
-from beacon.upstream.reuse import count_connection, read_to_the_end
+from beacon.upstream.reuse import count_connection, jsonrpc_method, read_to_the_end
 from beacon.wire.connections import IDLE_CONNECTION_S, client_tls
 from beacon.wire.headers import SCENARIO_HEADER, TURN_HEADER
 
@@ -75,15 +75,9 @@ class _Wire:
         return waiter
 
     async def hook(self, request: httpx2.Request) -> None:
-        # Only while someone waits, and only a tool call's request is traced (a JSON-RPC
-        # method in the body's JSON: a value naming it too only wakes a waiter early).
-        if not self._waiting:
-            return
-        try:
-            body = request.content
-        except httpx2.RequestNotRead:
-            return  # a streamed body: reading it here would consume it; not traced
-        if b'"tools/call"' in body:
+        # Only while someone waits, and only a tool call's request is traced (a streamed
+        # body is never read: reading it here would consume it).
+        if self._waiting and jsonrpc_method(request) == "tools/call":
             request.extensions["trace"] = self._trace
 
     async def _trace(self, event: str, _: dict[str, Any]) -> None:

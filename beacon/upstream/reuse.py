@@ -36,7 +36,12 @@ import anyio
 import httpx2
 
 from beacon.telemetry import metrics
-from beacon.wire.connections import IDLE_CONNECTION_S, client_tls
+from beacon.wire.connections import (
+    IDLE_CONNECTION_S,
+    SHARED_MAX_CONNECTIONS,
+    SHARED_MAX_IDLE,
+    client_tls,
+)
 
 # The end of a stream that answered is in flight already: a few milliseconds on a
 # slow network. Past these bounds the connection is closed, as it was before.
@@ -107,15 +112,20 @@ _RESENDS = 2
 RESENDABLE = frozenset({"initialize", "notifications/initialized", "tools/list", "ping"})
 
 
-def resendable(request: httpx2.Request) -> bool:
-    """The session's event stream (GET), its end (DELETE), or a POST of a method above."""
-    if request.method in ("GET", "DELETE"):
-        return True
+def jsonrpc_method(request: httpx2.Request) -> str | None:
+    """The JSON-RPC method a request's body names: None for a body that is no single
+    message (a batch, no JSON, none at all) or is streamed (reading it would consume it)."""
     try:
         message = json.loads(request.content)
     except (httpx2.RequestNotRead, ValueError):
-        return False
-    return isinstance(message, dict) and message.get("method") in RESENDABLE
+        return None
+    method = message.get("method") if isinstance(message, dict) else None
+    return method if isinstance(method, str) else None
+
+
+def resendable(request: httpx2.Request) -> bool:
+    """The session's event stream (GET), its end (DELETE), or a POST of a method above."""
+    return request.method in ("GET", "DELETE") or jsonrpc_method(request) in RESENDABLE
 
 
 class _Lent(httpx2.AsyncBaseTransport):
@@ -159,7 +169,9 @@ async def shared_connections(url: str) -> AsyncIterator[httpx2.AsyncBaseTranspor
         # A connection per running session's event stream and per request in flight;
         # idle ones dropped before the server drops them (beacon/wire/connections.py).
         limits=httpx2.Limits(
-            max_connections=1000, max_keepalive_connections=100, keepalive_expiry=IDLE_CONNECTION_S
+            max_connections=SHARED_MAX_CONNECTIONS,
+            max_keepalive_connections=SHARED_MAX_IDLE,
+            keepalive_expiry=IDLE_CONNECTION_S,
         ),
     )
     async with pool:

@@ -22,6 +22,12 @@ from functools import cache
 
 IDLE_CONNECTION_S = 4.0
 
+# A server process's own pools, shared by all its turns (the model's, the MCP
+# upstream's): every turn in flight may hold a stream open, and a request waiting for
+# a connection from a full pool would fail as the upstream's fault, not Beacon's.
+SHARED_MAX_CONNECTIONS = 1000
+SHARED_MAX_IDLE = 100
+
 
 @cache
 def client_tls() -> ssl.SSLContext:
