@@ -33,8 +33,7 @@ from beacon.loop.sets import counts_members
 from beacon.loop.state import TurnState
 from beacon.loop.view_list import VIEW_SLOT, view_list_at_cap, view_list_disclosure
 from beacon.policy.vocabulary import licensing_words
-from beacon.store.records import PageRecord
-from beacon.store.turns import call_write
+from beacon.store.records import AnswerRows, PageRecord
 from beacon.telemetry import metrics
 
 # Absences that earn their own notice; a denial and a failure have theirs, and
@@ -294,33 +293,32 @@ async def answer(state: TurnState) -> None:
         if state.narrowing.state is GateState.RELEASED:
             state.narrowing.step(GateEvent.RELEASE)  # zero after narrowing: release now
         narrowing = (state.session_id, state.narrowing.record())
-    # Save before publish: nothing of the answer leaves before it is stored, and
-    # the answer, its sources, pages, audit rows and narrowing go in one commit
-    # (where the store's writes belong: on the event loop for SQLite, a worker
-    # thread for PostgreSQL; see beacon.store.turns.call_write).
-    store = state.deps.store
-    await call_write(
-        store,
-        store.save_answer,
+    # Save before publish: the answer, its sources, pages, audit rows and narrowing
+    # ride with its first frame, and the frames from there through `done` are stored
+    # in one commit before any is published (beacon/server/hub.py): the answer is
+    # stored exactly when its `done` is. The turn's audit rows stay on the state until
+    # the turn knows that commit landed (orchestrator.py).
+    rows = AnswerRows(
         state.turn_id,
+        state.request.message,
+        narration.text,
         session_id=state.session_id if state.request.mode == "chat" else None,
-        question=state.request.message,
-        answer=narration.text,
         sources=prepared.sources,
         pages=prepared.pages,
-        audit=state.audit,
+        audit=list(state.audit),
         narrowing=narrowing,
         narration=[*narration.audit_records(), *prepared.scope_audit],
         tool_calls=prepared.tool_calls,
     )
-    state.audit = []
-    for sentence in split_sentences(narration.text):
-        state.emit("delta", text=sentence)
+    sentences = split_sentences(narration.text)
+    for index, sentence in enumerate(sentences):
+        state.emit("delta", text=sentence, saves=rows if index == 0 else None)
     state.emit(
         "done",
         finish_reason=finish_reason,
         answer=narration.text,
         shown_spans=[span.wire() for span in narration.shown],
+        saves=None if sentences else rows,
     )
 
 

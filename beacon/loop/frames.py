@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from beacon.loop.errors import LoopError
 from beacon.loop.frame_table import TurnState, frame_step
 from beacon.wire import frames as wire
+
+if TYPE_CHECKING:
+    from beacon.store.records import AnswerRows
 
 _MODELS = wire.FRAME_MODELS
 
@@ -35,6 +38,9 @@ class Frame:
     data: dict[str, Any]
     # The SSE bytes, made once: the store seals them and the stream sends them.
     encoded: bytes = field(init=False, repr=False, compare=False)
+    # The answer this frame publishes, stored in the same commit as the frame (the
+    # answer's first frame carries it; its batch runs through the terminal).
+    saves: AnswerRows | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         body = wire_json(self.data)
@@ -58,14 +64,14 @@ class FrameMaker:
     def allows(self, frame_type: str) -> bool:
         return frame_step(self.state, frame_type).legal
 
-    def make(self, frame_type: str, **fields: Any) -> Frame:
+    def make(self, frame_type: str, *, saves: AnswerRows | None = None, **fields: Any) -> Frame:
         row = frame_step(self.state, frame_type)
         if not row.legal:
             raise FrameOrderError(row.id)
         model = _MODELS[frame_type](turn_id=self.turn_id, seq=self._seq + 1, **fields)
         self._seq += 1
         self.state = row.target
-        return Frame(frame_type, self._seq, model.model_dump(mode="json"))
+        return Frame(frame_type, self._seq, model.model_dump(mode="json"), saves)
 
 
 def terminal_error(turn_id: str, seq: int, code: str, message: str) -> Frame:

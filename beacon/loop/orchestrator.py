@@ -174,7 +174,10 @@ class Turn:
                     ANSWER_SPAN, attributes={TURN_ID: state.turn_id}
                 ):
                     await answer(state)
-                await state.deps.published()
+                if not await state.deps.published():
+                    # The answer's commit was refused (it ends in save_failed, or another
+                    # process ended the turn): its audit rows are kept on their own.
+                    await self._flush_audit()
         except Exception as exc:
             # Nothing of the turn is written before its row is (with `start`).
             await self.started.wait()

@@ -40,6 +40,12 @@ async def no_pause() -> None:
     """The default pause before an upstream or model request: none."""
 
 
+async def nothing_stored() -> bool:
+    """Where no one stores a turn's frames (a turn run bare, in tests), its answer is
+    not stored either (it rides with its frames): the turn keeps its audit rows."""
+    return False
+
+
 @dataclass(frozen=True, slots=True)
 class TurnDeps:
     upstream: UpstreamLink
@@ -57,7 +63,8 @@ class TurnDeps:
     # terminal is published (or its publishing stopped), so the session's teardown
     # (a DELETE, its tasks cancelled: ~1 ms of the loop) runs after the last frame
     # is out, not between the terminal's commit and its write (beacon/server/hub.py).
-    published: Callable[[], Awaitable[None]] = no_pause
+    # True when that terminal is `done`: the answer was stored with it.
+    published: Callable[[], Awaitable[bool]] = nothing_stored
 
 
 def new_turn_id() -> str:

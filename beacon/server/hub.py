@@ -101,14 +101,16 @@ class LiveTurn:
             while len(self._log) < count and not self._ended and not publisher.done():
                 await self._changed.wait()
 
-    async def wait_ended(self) -> None:
+    async def wait_ended(self) -> bool:
         """Until the terminal is in the log, or nothing more will be (the publisher
-        stopped: a frame the store refused ends the turn without it)."""
+        stopped: a frame the store refused ends the turn without it). Whether it
+        ended in ``done``: only then is the answer stored (it rides with ``done``)."""
         async with self._changed:
             while not self._ended and self._publishing and not self._closed:
                 await self._changed.wait()
         # Its followers, woken by the same append, write the terminal first.
         await asyncio.sleep(0)
+        return self.terminal is not None and terminal_of(self.terminal)[0] == "done"
 
     async def publishing_stopped(self) -> None:
         async with self._changed:
@@ -138,6 +140,13 @@ class LiveTurn:
             # own cleanup, such as closing its upstream session.
             if over and index >= len(self._log):
                 return
+
+
+def _answer_open(batch: Sequence[Frame]) -> bool:
+    """The batch carries an answer (``Frame.saves``) but not yet its terminal: the
+    answer, its sentences and its ``done`` are stored in one commit, so none of them
+    is published without the others."""
+    return batch[-1].type not in TERMINAL_FRAMES and any(f.saves is not None for f in batch)
 
 
 def terminal_of(encoded: bytes) -> tuple[str, str | None]:
@@ -255,9 +264,9 @@ class TurnHub:
             item = await made.get()
             while item is not None:
                 batch.append(item)
-                if made.empty():
+                if made.empty() and not _answer_open(batch):
                     break
-                item = made.get_nowait()
+                item = made.get_nowait() if not made.empty() else await made.get()
             ended = item is None
             if not batch:
                 continue

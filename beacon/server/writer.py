@@ -68,8 +68,10 @@ class FrameWriter:
     async def _commit(self, batch: Sequence[Pending]) -> None:
         rows = [(turn_id, f.seq, f.type, f.encode()) for turn_id, fs, _, _ in batch for f in fs]
         opens = [opening for _, _, opening, _ in batch if opening is not None]
+        # An answer rides in the commit of the frames that publish it.
+        answers = [f.saves for _, fs, _, _ in batch for f in fs if f.saves is not None]
         try:
-            await call_write(self._store, self._store.append_frames, rows, opens)
+            await call_write(self._store, self._store.append_frames, rows, opens, answers)
         except Exception as exc:
             if len(batch) == 1:
                 _settle(batch[0][3], exc)

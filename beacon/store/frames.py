@@ -123,48 +123,47 @@ class TurnFrames(StoreCore):
             self.announce(tx, finished)
         return finished
 
-    def append_frames(self, frames: Sequence[FrameRow], opens: Sequence[OpenTurn] = ()) -> None:
-        """Many frames (of any turns) in one transaction: one writer, few commits.
-        ``opens`` are turns whose row is written in the same commit as their first
-        frame, so a turn costs no commit of its own before its ``start`` is out."""
-        now = self.clock()
+    def _append(
+        self, tx: Tx, frames: Sequence[FrameRow], opens: Sequence[OpenTurn], now: float
+    ) -> None:
+        """Many frames (of any turns) in one transaction (``TurnStore.append_frames``:
+        one writer, few commits). ``opens`` are turns whose row is written in the same
+        commit as their first frame, so a turn costs no commit of its own before its
+        ``start`` is out."""
         terminals = [
             (t, _end_code(t, encoded), now, now, turn_id)
             for turn_id, _, t, encoded in frames
             if t in TERMINAL_FRAMES
         ]
         answering = sorted({turn_id for turn_id, _, t, _ in frames if t in ANSWER_FRAMES})
-        with self.transaction() as tx:
-            self._insert_turns(tx, opens, now)
-            owners = {o.turn_id: o.owner for o in opens} | self._driven(
-                tx, {turn_id for turn_id, *_ in frames} - {o.turn_id for o in opens}
+        self._insert_turns(tx, opens, now)
+        owners = {o.turn_id: o.owner for o in opens} | self._driven(
+            tx, {turn_id for turn_id, *_ in frames} - {o.turn_id for o in opens}
+        )
+        rows = [
+            (
+                turn_id,
+                seq,
+                frame_type,
+                self._seal(encoded, owners[turn_id], turn_id, "frame", str(seq)),
             )
-            rows = [
-                (
-                    turn_id,
-                    seq,
-                    frame_type,
-                    self._seal(encoded, owners[turn_id], turn_id, "frame", str(seq)),
-                )
-                for turn_id, seq, frame_type, encoded in frames
-            ]
+            for turn_id, seq, frame_type, encoded in frames
+        ]
+        tx.executemany("INSERT INTO frames (turn_id, seq, type, body) VALUES (?, ?, ?, ?)", rows)
+        # The answer's first frame, and a terminal finishing its turn, in the same commit
+        # (most batches carry neither: no statement is sent for them).
+        if answering:
             tx.executemany(
-                "INSERT INTO frames (turn_id, seq, type, body) VALUES (?, ?, ?, ?)", rows
+                "UPDATE turns SET first_answer_at = ? WHERE id = ? AND first_answer_at IS NULL",
+                [(now, turn_id) for turn_id in answering],
             )
-            # The answer's first frame, and a terminal finishing its turn, in the same commit
-            # (most batches carry neither: no statement is sent for them).
-            if answering:
-                tx.executemany(
-                    "UPDATE turns SET first_answer_at = ? WHERE id = ? AND first_answer_at IS NULL",
-                    [(now, turn_id) for turn_id in answering],
-                )
-            if terminals:
-                tx.executemany(
-                    "UPDATE turns SET status = ?, code = ?, ended_at = ?, "
-                    "first_answer_at = COALESCE(first_answer_at, ?) WHERE id = ?",
-                    terminals,
-                )
-            self.announce(tx, sorted({turn_id for turn_id, *_ in frames}))
+        if terminals:
+            tx.executemany(
+                "UPDATE turns SET status = ?, code = ?, ended_at = ?, "
+                "first_answer_at = COALESCE(first_answer_at, ?) WHERE id = ?",
+                terminals,
+            )
+        self.announce(tx, sorted({turn_id for turn_id, *_ in frames}))
 
     def _driven(self, tx: Tx, turn_ids: set[str]) -> dict[str, str]:
         """The owners of ``turn_ids``, each still running and driven by this process

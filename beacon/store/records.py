@@ -9,8 +9,9 @@ never a dict with a key missing further on.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, TypeVar
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
@@ -18,7 +19,11 @@ from beacon.adjudication import GateState, Grade
 from beacon.store.errors import SealedReason, SealedRecordError, StoreError
 from beacon.wire.accounting import PageSummary
 
+if TYPE_CHECKING:
+    from beacon.policy.audit import AuditRow
+
 __all__ = [
+    "AnswerRows",
     "Message",
     "NarrowingOption",
     "NarrowingRecord",
@@ -40,6 +45,26 @@ class SaveFailed(StoreError):
     """The database refused to persist the answer."""
 
     code = "save_failed"
+
+
+@dataclass(frozen=True, slots=True)
+class AnswerRows:
+    """A turn's answer and what it leaves behind — its sources, load-more pages, audit
+    and narration rows, tool-call rows, the session's transcript lines and narrowing —
+    stored whole in one commit: the commit of the frames that publish the answer
+    (``TurnStore.append_frames``), so the answer is stored exactly when its ``done``
+    is, or its own (``TurnStore.save_answer``)."""
+
+    turn_id: str
+    question: str
+    answer: str
+    session_id: str | None = None  # chat mode: the transcript it joins
+    sources: Sequence[dict[str, Any]] = ()
+    pages: Mapping[str, PageRecord] = field(default_factory=dict)
+    audit: Sequence[AuditRow] = ()
+    narrowing: tuple[str, NarrowingRecord | None] | None = None
+    narration: Sequence[Mapping[str, str]] = ()
+    tool_calls: Sequence[Mapping[str, Any]] = ()
 
 
 @dataclass(frozen=True, slots=True)

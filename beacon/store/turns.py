@@ -24,9 +24,10 @@ import anyio
 
 from beacon.policy.audit import AuditRow
 from beacon.store.audit_rows import AuditRecords
-from beacon.store.frames import TurnFrames
+from beacon.store.backends import Tx
+from beacon.store.frames import FrameRow, OpenTurn, TurnFrames
 from beacon.store.pages import PageRecords
-from beacon.store.records import NarrowingRecord, PageRecord, SaveFailed
+from beacon.store.records import AnswerRows, NarrowingRecord, PageRecord, SaveFailed
 from beacon.store.sessions import SessionRecords
 
 T = TypeVar("T")
@@ -49,38 +50,69 @@ class TurnStore(TurnFrames, SessionRecords, PageRecords, AuditRecords):
         narration: Sequence[Mapping[str, str]] = (),
         tool_calls: Sequence[Mapping[str, Any]] = (),
     ) -> None:
-        """Body and sources in one transaction — with the transcript (chat mode), the
-        load-more pages, the turn's audit rows (the PEP's, the narration's: every
-        dropped sentence and slot verdict, ``{kind, rule, token}``, and one
-        ``tool_calls`` row per call) and the session's narrowing, so a turn is saved
-        whole or not at all, in one commit."""
-        now = self.clock()
+        """An answer's rows (``AnswerRows``) in a commit of their own. A turn's answer
+        is not saved this way but with the frames that publish it (``append_frames``)."""
+        rows = AnswerRows(
+            turn_id,
+            question,
+            answer,
+            session_id,
+            sources,
+            pages or {},
+            audit,
+            narrowing,
+            narration,
+            tool_calls,
+        )
         try:
             with self.transaction() as tx:
-                owner = self._owner_of_turn(tx, turn_id)
-                if owner is None:
-                    raise SaveFailed("the answer could not be saved: its turn is not stored")
-                tx.execute(
-                    "INSERT INTO answers (turn_id, body, sources, saved_at) VALUES (?, ?, ?, ?)",
-                    (
-                        turn_id,
-                        self._seal(answer, owner, turn_id, "answer"),
-                        self._seal(json.dumps(list(sources)), owner, turn_id, "sources"),
-                        now,
-                    ),
-                )
-                if session_id is not None:
-                    lines = (("user", question), ("assistant", answer))
-                    self._write_transcript(tx, session_id, turn_id, owner, lines, now)
-                for slot, record in (pages or {}).items():
-                    self._write_pages(tx, turn_id, slot, record, owner)
-                self._write_audit(tx, audit)
-                self._write_tool_calls(tx, tool_calls, now)
-                self._write_narration(tx, turn_id, owner, narration, now)
-                if narrowing is not None:
-                    self._write_narrowing(tx, *narrowing)
+                self._write_answer(tx, rows, self.clock())
         except self._save_errors() as exc:
             raise SaveFailed(f"the answer could not be saved: {exc}") from exc
+
+    def append_frames(
+        self,
+        frames: Sequence[FrameRow],
+        opens: Sequence[OpenTurn] = (),
+        answers: Sequence[AnswerRows] = (),
+    ) -> None:
+        """Frames (of any turns: ``TurnFrames._append``) and the answers they publish, in
+        one commit: an answer is stored exactly when its frames are, so a turn that did
+        not end in ``done`` leaves no answer, transcript line or narrowing step behind."""
+        now = self.clock()
+        with self.transaction() as tx:
+            self._append(tx, frames, opens, now)
+            for rows in answers:
+                self._write_answer(tx, rows, now)
+
+    def _write_answer(self, tx: Tx, rows: AnswerRows, now: float) -> None:
+        """The answer's body and sources — with the transcript (chat mode), the load-more
+        pages, the turn's audit rows (the PEP's, the narration's: every dropped sentence
+        and slot verdict, ``{kind, rule, token}``, and one ``tool_calls`` row per call)
+        and the session's narrowing."""
+        turn_id = rows.turn_id
+        owner = self._owner_of_turn(tx, turn_id)
+        if owner is None:
+            raise SaveFailed("the answer could not be saved: its turn is not stored")
+        tx.execute(
+            "INSERT INTO answers (turn_id, body, sources, saved_at) VALUES (?, ?, ?, ?)",
+            (
+                turn_id,
+                self._seal(rows.answer, owner, turn_id, "answer"),
+                self._seal(json.dumps(list(rows.sources)), owner, turn_id, "sources"),
+                now,
+            ),
+        )
+        if rows.session_id is not None:
+            lines = (("user", rows.question), ("assistant", rows.answer))
+            self._write_transcript(tx, rows.session_id, turn_id, owner, lines, now)
+        for slot, record in rows.pages.items():
+            self._write_pages(tx, turn_id, slot, record, owner)
+        self._write_audit(tx, rows.audit)
+        self._write_tool_calls(tx, rows.tool_calls, now)
+        self._write_narration(tx, turn_id, owner, rows.narration, now)
+        if rows.narrowing is not None:
+            self._write_narrowing(tx, *rows.narrowing)
 
     def answer(self, turn_id: str) -> tuple[str, list[dict[str, Any]]] | None:
         row = self.read(

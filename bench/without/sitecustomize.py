@@ -31,8 +31,8 @@ def _replace(module: str, path: str, value: Any) -> None:
 def _without_store() -> None:
     # Durable publication: no frame, answer or audit row written; frames still pass
     # through the writer and are published as before.
-    _replace("beacon.store.frames", "TurnFrames.append_frames", lambda self, *a, **k: None)
-    _replace("beacon.store.turns", "TurnStore.save_answer", lambda self, *a, **k: None)
+    # (The answer's rows ride in its frames' commit: ``TurnStore.append_frames``.)
+    _replace("beacon.store.turns", "TurnStore.append_frames", lambda self, *a, **k: None)
 
 
 def _without_guard() -> None:

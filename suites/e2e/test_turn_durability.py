@@ -21,6 +21,12 @@ REFUSE_ANSWERS = """
 CREATE TRIGGER refuse_answers BEFORE INSERT ON answers
 BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END;
 """
+# The answer's rows are stored; only its `done` frame is refused (the disk fills
+# between the two, or the process dies there).
+REFUSE_DONE = """
+CREATE TRIGGER refuse_done BEFORE INSERT ON frames WHEN NEW.type = 'done'
+BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END;
+"""
 
 
 def llm_turn_requests(stack: Stack, turn_id: str) -> int:
@@ -40,6 +46,40 @@ def test_a_failing_save_is_an_error_with_no_done_and_no_retry(stack: Stack, tmp_
     assert "done" not in kinds and "delta" not in kinds
     # One plan (READY beside its calls) and one answer: the save failed after both, not retried.
     assert llm_turn_requests(stack, events[0].json()["turn_id"]) == 2
+
+
+def test_an_answer_whose_done_is_not_stored_is_not_in_the_transcript_either(
+    stack: Stack, tmp_path: Path
+) -> None:
+    # The answer, its deltas and its `done` are one commit: a turn the user saw end in
+    # an error leaves no answer behind for the session (nor for the next turn's model).
+    db = sqlite3.connect(tmp_path / "beacon.sqlite3")
+    db.executescript(SQLITE_SCHEMA + REFUSE_DONE)
+    db.close()
+    token = stack.token()
+    with running_chat(chat_env(stack, tmp_path)) as chat:
+        events = run_turn(chat, {"mode": "chat", "message": PHOTOS}, token=token)
+        kinds = [e.event for e in events]
+        assert kinds[-1] == "error" and events[-1].json()["code"] == "save_failed"
+        assert "done" not in kinds and "delta" not in kinds
+        session_id = events[0].json()["session_id"]
+        transcript = httpx.get(
+            f"{chat}/v1/sessions/{session_id}",
+            headers={"Authorization": f"Bearer {token}"},
+            timeout=10,
+        )
+    assert transcript.status_code == 200
+    assert transcript.json()["messages"] == []
+    db = sqlite3.connect(tmp_path / "beacon.sqlite3")
+    turn_id = events[0].json()["turn_id"]
+    try:
+        answers = db.execute("SELECT COUNT(*) FROM answers WHERE turn_id = ?", (turn_id,))
+        assert answers.fetchone()[0] == 0
+        # What the turn did upstream is still on record: its tool calls' audit rows.
+        calls = db.execute("SELECT COUNT(*) FROM tool_calls WHERE turn_id = ?", (turn_id,))
+        assert calls.fetchone()[0] >= 1
+    finally:
+        db.close()
 
 
 def open_turn_and_drop(stack: Stack, token: str, keep: int) -> tuple[str, bytes]:

@@ -69,7 +69,7 @@ import beacon.loop.guarded_answer as g, beacon.store.turns as t, beacon.telemetr
 import beacon.loop.gather as gather
 from opentelemetry.trace import NoOpTracer
 print(g.judge("There are none.", None, "en") is None,
-      t.TurnStore.save_answer(None) is None,
+      t.TurnStore.append_frames(None) is None,
       m.turn_started() is None and isinstance(gather.tracer(), NoOpTracer))
 # Every series update is off, the readers of the series are not.
 off = ("turn_started", "first_frame", "turn_ended", "quota_refused", "turn_shed")

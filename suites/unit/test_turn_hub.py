@@ -11,6 +11,7 @@ from prometheus_client import REGISTRY
 
 from beacon.loop.frames import Frame, FrameMaker, terminal_error
 from beacon.server.hub import LiveTurn, TurnHub
+from beacon.store.records import AnswerRows
 
 
 async def _follow(live: LiveTurn, events: list[str]) -> None:
@@ -89,6 +90,45 @@ def test_frames_made_while_a_commit_is_out_are_stored_together() -> None:
     events, _ = asyncio.run(_run(_frames(FrameMaker("t1"))))
     saves = [e for e in events if e.startswith("save:")]
     assert len(saves) < 3, saves  # a turn's burst is one batch, not one commit a frame
+
+
+def test_an_answer_its_sentences_and_its_done_are_stored_in_one_commit_before_any_goes_out() -> (
+    None
+):
+    maker = FrameMaker("t1")
+    rows = AnswerRows("t1", "q", "One. Two.")
+    frames = [
+        maker.make("start", session_id=None, mode="single"),
+        maker.make("references", citations=[], counts=[], complete=False),
+        maker.make("delta", text="One.", saves=rows),
+        maker.make("delta", text="Two."),
+        maker.make("done", finish_reason="stop", answer="One. Two."),
+    ]
+    events: list[str] = []
+    live = LiveTurn("t1", "u")
+
+    async def persist(held: Sequence[Frame]) -> None:
+        events.append("save:" + ",".join(f.type for f in held))
+
+    async def source() -> AsyncIterator[Frame]:
+        for frame in frames:
+            yield frame
+            for _ in range(5):  # the publisher runs between every two frames
+                await asyncio.sleep(0)
+
+    async def scenario() -> bool:
+        hub = TurnHub()
+        follower = asyncio.create_task(_follow(live, events))
+        hub.start(live, source(), persist, lambda seq: terminal_error("t1", seq, "x", "y"))
+        ended = await live.wait_ended()
+        await hub.drain()
+        await follower
+        return ended
+
+    assert asyncio.run(scenario()) is True  # it ended in `done`: the answer is stored
+    saves = [e for e in events if e.startswith("save:")]
+    assert saves == ["save:start", "save:references", "save:delta,delta,done"], events
+    assert events.index("save:delta,delta,done") < events.index("pub:delta")
 
 
 def test_a_frame_the_store_refuses_ends_the_turn_there_with_save_failed() -> None:

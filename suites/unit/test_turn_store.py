@@ -27,7 +27,13 @@ from beacon.store.errors import (
 )
 from beacon.store.frames import OpenTurn
 from beacon.store.opening import open_store
-from beacon.store.records import NarrowingRecord, PageRecord, SaveFailed, SessionNotOwned
+from beacon.store.records import (
+    AnswerRows,
+    NarrowingRecord,
+    PageRecord,
+    SaveFailed,
+    SessionNotOwned,
+)
 from beacon.store.turns import TurnStore
 
 SECRET_PAGE = PageRecord(
@@ -219,6 +225,47 @@ def test_a_turn_row_rides_in_the_commit_of_its_first_frames(backend: Backend) ->
             [("t2", 1, "start", b"b")], opens=[OpenTurn("t2", "eve", session_id="s1", mode="chat")]
         )
     assert kept.turn("t2") is None and kept.frames_after("t2", 0) == []
+
+
+def test_an_answer_is_stored_in_the_commit_of_the_frames_that_publish_it(
+    backend: Backend,
+) -> None:
+    kept = backend.store()
+    kept.append_frames(
+        [("t1", 1, "start", b"a")], opens=[OpenTurn("t1", "u", session_id="s1", mode="chat")]
+    )
+    rows = AnswerRows("t1", "how many?", "Twelve.", session_id="s1", sources=[{"id": "f1"}])
+    kept.append_frames([("t1", 2, "delta", b"b"), ("t1", 3, "done", b"c")], answers=[rows])
+    assert kept.answer("t1") == ("Twelve.", [{"id": "f1"}])
+    assert [(m.role, m.text) for m in kept.transcript("s1")] == [
+        ("user", "how many?"),
+        ("assistant", "Twelve."),
+    ]
+    record = kept.turn("t1")
+    assert record is not None and record.status == "done"
+
+
+def test_a_refused_answer_takes_its_frames_with_it_and_refused_frames_their_answer(
+    backend: Backend,
+) -> None:
+    kept = backend.store()
+    for turn_id in ("t1", "t2"):
+        kept.append_frames(
+            [(turn_id, 1, "start", b"a")],
+            opens=[OpenTurn(turn_id, "u", session_id=f"s-{turn_id}", mode="chat")],
+        )
+    # The transcript refuses the answer: neither its sentences nor its `done` are stored.
+    backend.refuse_messages()
+    refused = AnswerRows("t1", "q", "Twelve.", session_id="s-t1")
+    with pytest.raises((sqlite3.Error, psycopg.Error)):
+        kept.append_frames([("t1", 2, "delta", b"b"), ("t1", 3, "done", b"c")], answers=[refused])
+    assert kept.frames_after("t1", 0) == [b"a"] and kept.answer("t1") is None
+    # Another process ended t2 meanwhile: its frames are refused, and its answer with them.
+    backend.sql("UPDATE turns SET status = 'error' WHERE id = 't2'")
+    taken = AnswerRows("t2", "q", "Seven.")  # single-mode rows: no transcript line
+    with pytest.raises(TurnTaken):
+        kept.append_frames([("t2", 2, "delta", b"b"), ("t2", 3, "done", b"c")], answers=[taken])
+    assert kept.frames_after("t2", 0) == [b"a"] and kept.answer("t2") is None
 
 
 def test_a_running_turn_of_a_stopped_store_is_interrupted_once(backend: Backend) -> None:
