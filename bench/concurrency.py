@@ -5,9 +5,12 @@
 (httpx async client, one connection and one user per turn, bounded total time), in three
 layouts in one run: the chat server as one process on SQLite, then as two and
 as four processes on one port sharing a throwaway PostgreSQL cluster
-(``beacon up --workers N --db``). Right before each, the floor (bench/floor.py: a
+(``beacon up --workers N --db``). Beside each, the floor (bench/floor.py: a
 minimal SSE app on the same server stack and worker count) takes the same
-hundred requests: every latency is also given as a ratio to it. For each turn
+hundred requests, in ``ROUNDS`` rounds alternating with the turns' (floor first in
+one round, the turns first in the next): every latency is also given as a ratio to
+the floor of its own round, and a layout's figure is the median round's (a p95 of a
+hundred is its five slowest; one burst's moved it 0.8–2.9× from run to run). For each turn
 the time from send to its first SSE frame is taken; the figures are p50/p95 of
 those, the total wall time, and the frames lost: a turn whose frames are not seq
 1..n contiguous ending in exactly one terminal, or which did not end in ``done``
@@ -26,6 +29,7 @@ were answered 503 busy.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import sys
 import threading
@@ -38,6 +42,7 @@ from bench.common import (
     TurnRun,
     format_ms,
     format_ratio,
+    median,
     percentile,
     post_at_once,
     ratio,
@@ -234,6 +239,64 @@ LAYOUTS = (
 )
 
 
+# Bursts per layout on each side, alternating; the figure is the median round's.
+ROUNDS = 3
+
+
+def over_rounds(ones: list[dict[str, Any]], floors: list[dict[str, Any]]) -> dict[str, Any]:
+    """A layout's rounds as one figure: each round's turns read against that round's
+    floor; the latencies and ratios the median over rounds, the phases and the wall
+    time the median round's (by its p95 ratio), what was lost over every round."""
+    if not ones or len(ones) != len(floors):
+        raise ValueError("each round needs the turns' burst and the floor's")
+    rounds = [with_floor(one, floor) for one, floor in zip(ones, floors, strict=True)]
+    by_p95 = sorted(rounds, key=lambda r: r["ttff_p95_ratio"])
+    middle = by_p95[(len(by_p95) - 1) // 2]
+    lost = sorted({reason for one in ones for reason in one["lost_reasons"]})
+    floor = {
+        "workers": floors[0].get("workers"),
+        "turns": floors[0].get("turns"),
+        "ttff_p50_s": median([f["ttff_p50_s"] for f in floors]),
+        "ttff_p95_s": median([f["ttff_p95_s"] for f in floors]),
+        "failed": sum(f.get("failed", 0) for f in floors),
+        "ok": all(f.get("ok", True) for f in floors),
+    }
+    return {
+        **middle,
+        "rounds": len(rounds),
+        "ttff_p50_s": median([r["ttff_p50_s"] for r in rounds]),
+        "ttff_p95_s": median([r["ttff_p95_s"] for r in rounds]),
+        "ttff_max_s": max(r["ttff_max_s"] for r in rounds),
+        "chat_cpu_ms_per_turn": median([r["chat_cpu_ms_per_turn"] for r in rounds]),
+        "frames_received": sum(r["frames_received"] for r in rounds),
+        "frames_lost": sum(r["frames_lost"] for r in rounds),
+        "lost_reasons": lost[:5],
+        "ok": all(r["ok"] for r in rounds) and floor["ok"],
+        "floor": floor,
+        "ttff_p50_ratio": median([r["ttff_p50_ratio"] for r in rounds]),
+        "ttff_p95_ratio": median([r["ttff_p95_ratio"] for r in rounds]),
+        "ttff_p95_ratio_by_round": [r["ttff_p95_ratio"] for r in rounds],
+    }
+
+
+async def alternating(
+    stack: Stack, floor_origin: str, *, turns: int, deadline_s: float, rounds: int = ROUNDS
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """``rounds`` bursts on the stack and on the floor, in turn (the floor first in
+    even rounds, the turns first in odd ones), so the machine's drift weighs both."""
+    from bench.floor import measure as measure_floor
+
+    ones: list[dict[str, Any]] = []
+    floors: list[dict[str, Any]] = []
+    for index in range(rounds):
+        for side in ("floor", "turns") if index % 2 == 0 else ("turns", "floor"):
+            if side == "floor":
+                floors.append(await measure_floor(floor_origin, turns=turns, deadline_s=deadline_s))
+            else:
+                ones.append(await measure(stack, stack.token(), turns=turns, deadline_s=deadline_s))
+    return ones, floors
+
+
 def with_floor(one: dict[str, Any], floor: dict[str, Any]) -> dict[str, Any]:
     """A layout's figures with the floor beside them and each latency as its ratio."""
     return {
@@ -258,7 +321,13 @@ def lines(figures: dict[str, Any]) -> list[str]:
             f"    floor                p50 {format_ms(floor['ttff_p50_s'])}"
             f"  p95 {format_ms(floor['ttff_p95_s'])}",
             f"    ratio to the floor   p50 {format_ratio(one['ttff_p50_ratio'])}"
-            f"  p95 {format_ratio(one['ttff_p95_ratio'])} (goal p95 ≤ 2×)",
+            f"  p95 {format_ratio(one['ttff_p95_ratio'])} (goal p95 ≤ 2×)"
+            + (
+                f"; the median of {one['rounds']} rounds, p95 by round "
+                + " ".join(format_ratio(r) for r in one["ttff_p95_ratio_by_round"])
+                if one.get("rounds")
+                else ""
+            ),
             "    phases (p50/p95 ms)  "
             + "  ".join(
                 f"{name} {v['p50_ms']:.1f}/{v['p95_ms']:.1f}" for name, v in one["phases"].items()
@@ -288,14 +357,14 @@ def lines(figures: dict[str, Any]) -> list[str]:
 
 
 def run(*, turns: int = DEFAULT_TURNS, deadline_s: float = DEFAULT_DEADLINE_S) -> dict[str, Any]:
-    from bench.floor import run_floor
+    from bench.floor import running_floor
     from harness.postgres import throwaway_cluster
+    from harness.stack import running_stack
 
-    figures: dict[str, Any] = {"bench": NAME, "turns": turns}
+    figures: dict[str, Any] = {"bench": NAME, "turns": turns, "rounds": ROUNDS}
     with throwaway_cluster() as cluster:
         for key, _, workers, shared in LAYOUTS:
             load = round(os.getloadavg()[0], 2)
-            floor = run_floor(workers, turns=turns, deadline_s=deadline_s)
             db = cluster.create_database(f"bench_{key}") if shared else None
             stop, seen = threading.Event(), list[int]()
             poller = (
@@ -306,15 +375,19 @@ def run(*, turns: int = DEFAULT_TURNS, deadline_s: float = DEFAULT_DEADLINE_S) -
             if poller is not None:
                 poller.start()
             try:
-                one = run_on_stack(
-                    measure, turns=turns, deadline_s=deadline_s, workers=workers, db=db
-                )
+                with (
+                    running_floor(workers) as origin,
+                    running_stack(workers=workers, db=db) as stack,
+                ):
+                    ones, floors = asyncio.run(
+                        alternating(stack, origin, turns=turns, deadline_s=deadline_s)
+                    )
             finally:
                 stop.set()
                 if poller is not None:
                     poller.join(10)
             figures[key] = {
-                **with_floor(one, floor),
+                **over_rounds(ones, [{"workers": workers, **f} for f in floors]),
                 "load_before": load,
                 "postgres_connections_peak": seen[0] if seen else None,
             }

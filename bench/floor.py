@@ -147,6 +147,8 @@ def running_floor(workers: int) -> Iterator[str]:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+        if process.stderr is not None:
+            process.stderr.close()
 
 
 def first_frames(runs: Sequence[TurnRun | None]) -> list[float]:

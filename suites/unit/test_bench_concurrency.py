@@ -69,6 +69,51 @@ def test_a_layout_is_read_against_its_floor() -> None:
     assert both["floor"] is floor
 
 
+def _burst(p50: float, p95: float, *, lost: tuple[str, ...] = (), wall: float = 1.0) -> dict:
+    return {
+        "ttff_p50_s": p50,
+        "ttff_p95_s": p95,
+        "ttff_max_s": p95 + 0.01,
+        "phases": {"edge": {"p50_ms": wall, "p95_ms": wall}},
+        "chat_cpu_ms_per_turn": 30.0 + wall,
+        "wall_s": wall,
+        "frames_received": 10,
+        "frames_lost": len(lost),
+        "lost_reasons": list(lost),
+        "ok": not lost,
+    }
+
+
+def test_a_layout_is_its_median_round_each_round_against_its_own_floor() -> None:
+    ones = [_burst(0.2, 0.6, wall=1.0), _burst(0.3, 0.4, wall=2.0), _burst(0.25, 0.5, wall=3.0)]
+    floors = [
+        {"ttff_p50_s": 0.1, "ttff_p95_s": 0.2},  # round 1: p95 3.0×
+        {"ttff_p50_s": 0.1, "ttff_p95_s": 0.4},  # round 2: p95 1.0×
+        {"ttff_p50_s": 0.1, "ttff_p95_s": 0.25},  # round 3: p95 2.0×, the median
+    ]
+    figure = concurrency.over_rounds(ones, floors)
+    assert figure["ttff_p95_ratio_by_round"] == pytest.approx([3.0, 1.0, 2.0])
+    assert figure["ttff_p95_ratio"] == pytest.approx(2.0)
+    assert figure["ttff_p50_ratio"] == pytest.approx(2.5)  # of 2.0, 3.0 and 2.5
+    assert figure["ttff_p50_s"] == pytest.approx(0.25)
+    assert figure["ttff_p95_s"] == pytest.approx(0.5)
+    assert figure["ttff_max_s"] == pytest.approx(0.61)
+    assert figure["floor"]["ttff_p95_s"] == pytest.approx(0.25)
+    # The phases and the wall time are the median round's own (round 3).
+    assert figure["wall_s"] == 3.0 and figure["phases"]["edge"]["p50_ms"] == 3.0
+    assert figure["rounds"] == 3 and figure["frames_received"] == 30 and figure["ok"]
+
+
+def test_a_turn_lost_in_any_round_is_counted_and_fails_the_layout() -> None:
+    ones = [_burst(0.2, 0.4), _burst(0.2, 0.4, lost=("did not finish",)), _burst(0.2, 0.4)]
+    floors = [{"ttff_p50_s": 0.1, "ttff_p95_s": 0.2}] * 3
+    figure = concurrency.over_rounds(ones, floors)
+    assert figure["frames_lost"] == 1 and not figure["ok"]
+    assert figure["lost_reasons"] == ["did not finish"]
+    with pytest.raises(ValueError, match="each round"):
+        concurrency.over_rounds(ones, floors[:2])
+
+
 def test_cpu_is_read_from_the_process_and_is_zero_for_one_that_is_gone() -> None:
     import os
     import time
@@ -99,6 +144,21 @@ def test_smoke_a_few_concurrent_turns(stack: Stack, token: str) -> None:
     assert any("2 processes, PostgreSQL" in line for line in side_by_side)
     assert any("ratio to the floor   p50 2.00×" in line for line in side_by_side)
     assert any("6 admitted" in line for line in side_by_side)
+
+
+@pytest.mark.e2e
+def test_smoke_rounds_alternate_between_the_floor_and_the_turns(stack: Stack) -> None:
+    from bench.floor import running_floor
+
+    with running_floor(1) as origin:
+        ones, floors = asyncio.run(
+            concurrency.alternating(stack, origin, turns=4, deadline_s=30, rounds=2)
+        )
+    assert len(ones) == len(floors) == 2
+    assert all(one["frames_lost"] == 0 for one in ones) and all(f["ok"] for f in floors)
+    layout = concurrency.over_rounds(ones, floors)
+    shown = concurrency.lines({"turns": 4, "sqlite_1": layout})
+    assert any("the median of 2 rounds, p95 by round" in line for line in shown), shown
 
 
 def test_turns_posted_at_once_take_the_given_users_tokens_in_turn() -> None:
