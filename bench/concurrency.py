@@ -42,13 +42,12 @@ from bench.common import (
     TurnRun,
     format_ms,
     format_ratio,
-    median,
     percentile,
     post_at_once,
-    ratio,
     run_on_stack,
     turns_main,
 )
+from bench.floor import ROUNDS, over_rounds
 from harness.stack import Stack
 
 NAME = "concurrency"
@@ -239,46 +238,6 @@ LAYOUTS = (
 )
 
 
-# Bursts per layout on each side, alternating; the figure is the median round's.
-ROUNDS = 3
-
-
-def over_rounds(ones: list[dict[str, Any]], floors: list[dict[str, Any]]) -> dict[str, Any]:
-    """A layout's rounds as one figure: each round's turns read against that round's
-    floor; the latencies and ratios the median over rounds, the phases and the wall
-    time the median round's (by its p95 ratio), what was lost over every round."""
-    if not ones or len(ones) != len(floors):
-        raise ValueError("each round needs the turns' burst and the floor's")
-    rounds = [with_floor(one, floor) for one, floor in zip(ones, floors, strict=True)]
-    by_p95 = sorted(rounds, key=lambda r: r["ttff_p95_ratio"])
-    middle = by_p95[(len(by_p95) - 1) // 2]
-    lost = sorted({reason for one in ones for reason in one["lost_reasons"]})
-    floor = {
-        "workers": floors[0].get("workers"),
-        "turns": floors[0].get("turns"),
-        "ttff_p50_s": median([f["ttff_p50_s"] for f in floors]),
-        "ttff_p95_s": median([f["ttff_p95_s"] for f in floors]),
-        "failed": sum(f.get("failed", 0) for f in floors),
-        "ok": all(f.get("ok", True) for f in floors),
-    }
-    return {
-        **middle,
-        "rounds": len(rounds),
-        "ttff_p50_s": median([r["ttff_p50_s"] for r in rounds]),
-        "ttff_p95_s": median([r["ttff_p95_s"] for r in rounds]),
-        "ttff_max_s": max(r["ttff_max_s"] for r in rounds),
-        "chat_cpu_ms_per_turn": median([r["chat_cpu_ms_per_turn"] for r in rounds]),
-        "frames_received": sum(r["frames_received"] for r in rounds),
-        "frames_lost": sum(r["frames_lost"] for r in rounds),
-        "lost_reasons": lost[:5],
-        "ok": all(r["ok"] for r in rounds) and floor["ok"],
-        "floor": floor,
-        "ttff_p50_ratio": median([r["ttff_p50_ratio"] for r in rounds]),
-        "ttff_p95_ratio": median([r["ttff_p95_ratio"] for r in rounds]),
-        "ttff_p95_ratio_by_round": [r["ttff_p95_ratio"] for r in rounds],
-    }
-
-
 async def alternating(
     stack: Stack, floor_origin: str, *, turns: int, deadline_s: float, rounds: int = ROUNDS
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
@@ -295,16 +254,6 @@ async def alternating(
             else:
                 ones.append(await measure(stack, stack.token(), turns=turns, deadline_s=deadline_s))
     return ones, floors
-
-
-def with_floor(one: dict[str, Any], floor: dict[str, Any]) -> dict[str, Any]:
-    """A layout's figures with the floor beside them and each latency as its ratio."""
-    return {
-        **one,
-        "floor": floor,
-        "ttff_p50_ratio": ratio(one["ttff_p50_s"], floor["ttff_p50_s"]),
-        "ttff_p95_ratio": ratio(one["ttff_p95_s"], floor["ttff_p95_s"]),
-    }
 
 
 def lines(figures: dict[str, Any]) -> list[str]:

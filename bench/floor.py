@@ -6,7 +6,8 @@ uvicorn configuration as ``beacon serve`` (h11 with Beacon's connection and
 head limits, the same worker count) whose ``POST /v1/turns`` reads the JSON
 body, checks that a bearer was sent and streams one SSE frame. No store, no
 token verification, no upstream, no model: what is left is what any Beacon turn
-pays before it can say anything.
+pays before it can say anything. A layout is read against it round by round
+(``with_floor``, ``over_rounds``: the median round's figure).
 
     python -m bench.floor [--turns N] [--workers W]     # the floor's figures
     python -m bench.floor serve --port P [--workers W]  # the app alone
@@ -38,7 +39,7 @@ from beacon.server.limits import (
     fd_limit,
 )
 from beacon.server.settings import Settings
-from bench.common import TurnRun, format_ms, percentile, post_at_once, post_turn
+from bench.common import TurnRun, format_ms, median, percentile, post_at_once, post_turn, ratio
 
 NAME = "floor"
 DEFAULT_TURNS = 100
@@ -182,6 +183,56 @@ def run_floor(
     with running_floor(workers) as origin:
         figures = asyncio.run(measure(origin, turns=turns, deadline_s=deadline_s))
     return {"workers": workers, **figures}
+
+
+# Bursts per layout on each side, alternating; the figure is the median round's.
+ROUNDS = 3
+
+
+def over_rounds(ones: list[dict[str, Any]], floors: list[dict[str, Any]]) -> dict[str, Any]:
+    """A layout's rounds as one figure: each round's turns read against that round's
+    floor; the latencies and ratios the median over rounds, the phases and the wall
+    time the median round's (by its p95 ratio), what was lost over every round."""
+    if not ones or len(ones) != len(floors):
+        raise ValueError("each round needs the turns' burst and the floor's")
+    rounds = [with_floor(one, floor) for one, floor in zip(ones, floors, strict=True)]
+    by_p95 = sorted(rounds, key=lambda r: r["ttff_p95_ratio"])
+    middle = by_p95[(len(by_p95) - 1) // 2]
+    lost = sorted({reason for one in ones for reason in one["lost_reasons"]})
+    floor = {
+        "workers": floors[0].get("workers"),
+        "turns": floors[0].get("turns"),
+        "ttff_p50_s": median([f["ttff_p50_s"] for f in floors]),
+        "ttff_p95_s": median([f["ttff_p95_s"] for f in floors]),
+        "failed": sum(f.get("failed", 0) for f in floors),
+        "ok": all(f.get("ok", True) for f in floors),
+    }
+    return {
+        **middle,
+        "rounds": len(rounds),
+        "ttff_p50_s": median([r["ttff_p50_s"] for r in rounds]),
+        "ttff_p95_s": median([r["ttff_p95_s"] for r in rounds]),
+        "ttff_max_s": max(r["ttff_max_s"] for r in rounds),
+        "chat_cpu_ms_per_turn": median([r["chat_cpu_ms_per_turn"] for r in rounds]),
+        "frames_received": sum(r["frames_received"] for r in rounds),
+        "frames_lost": sum(r["frames_lost"] for r in rounds),
+        "lost_reasons": lost[:5],
+        "ok": all(r["ok"] for r in rounds) and floor["ok"],
+        "floor": floor,
+        "ttff_p50_ratio": median([r["ttff_p50_ratio"] for r in rounds]),
+        "ttff_p95_ratio": median([r["ttff_p95_ratio"] for r in rounds]),
+        "ttff_p95_ratio_by_round": [r["ttff_p95_ratio"] for r in rounds],
+    }
+
+
+def with_floor(one: dict[str, Any], floor: dict[str, Any]) -> dict[str, Any]:
+    """A layout's figures with the floor beside them and each latency as its ratio."""
+    return {
+        **one,
+        "floor": floor,
+        "ttff_p50_ratio": ratio(one["ttff_p50_s"], floor["ttff_p50_s"]),
+        "ttff_p95_ratio": ratio(one["ttff_p95_s"], floor["ttff_p95_s"]),
+    }
 
 
 def lines(figures: dict[str, Any]) -> list[str]:

@@ -2,8 +2,9 @@
 
 A turn runs to its terminal whether or not anyone is listening (a client
 disconnect never cancels it). Nothing is published before it is durable: each
-frame is handed to the process's frame writer as it is made (which commits
-every waiting frame of every turn together), and appended to the live log
+frame is handed to the process's frame writer as it is made (which commits it
+at once on SQLite, and with every waiting frame of every turn on PostgreSQL), and
+appended to the live log
 only once its commit is in. So a client never holds a frame a crash could
 take back: after a SIGKILL, every frame any client saw replays from the store,
 and the turn is finished there with one ``interrupted`` error. Followers read

@@ -1,17 +1,21 @@
-"""One frame writer per process: batches every pending turn's frames into one commit.
+"""One frame writer per process: stores each turn's frames before they are published.
 
-A hundred concurrent turns each writing through its own transaction queue up
-behind the write lock; one writer draining a queue commits them together. A
-turn's row rides in the same commit as its ``start`` frame (``opening``), so a
-turn costs no commit of its own before its first frame is out. Frames are
-published only after their commit, so a finished turn always replays exactly
-what its client saw.
+A turn's row rides in the same commit as its ``start`` frame (``opening``), so a
+turn costs no commit of its own before its first frame is out, and an answer rides
+in the commit of the frames that publish it (``Frame.saves``). Frames are published
+only after their commit, so a finished turn always replays exactly what its client
+saw.
 
-With SQLite the commit runs on the event loop (tens of microseconds: less than
-a hop to a worker thread, which also made the two threads trade the GIL on
-every frame) and the WAL checkpoint, which syncs the file, in a worker thread
-now and then; with PostgreSQL the commit is a round trip and runs in a worker
-thread (``call_write``), while the next batch gathers.
+With SQLite a batch is committed at once, on the event loop, in the publisher's own
+step (tens of microseconds: less than a hop to a worker thread, which also made the
+two threads trade the GIL on every frame, and less than a hop to a writer task, which
+cost every batch two passes of the loop — ~0.5 ms of a turn's tail at the stubs'
+pace, and the ``start`` commit of a burst of a hundred turns waited behind them); the
+WAL checkpoint, which syncs the file, runs in a worker thread now and then. With
+PostgreSQL the commit is a round trip and runs in a worker thread (``call_write``):
+there a hundred concurrent turns each writing through its own transaction would
+queue up behind the row locks, so one writer draining a queue commits every pending
+turn's frames together while the next batch gathers.
 """
 
 from __future__ import annotations
@@ -23,7 +27,8 @@ from collections.abc import Sequence
 import anyio
 
 from beacon.loop.frames import Frame
-from beacon.store.frames import OpenTurn
+from beacon.store.frames import FrameRow, OpenTurn
+from beacon.store.records import AnswerRows
 from beacon.store.turns import TurnStore, call_write
 
 MAX_BATCH = 500
@@ -40,12 +45,23 @@ class FrameWriter:
     def submit(
         self, turn_id: str, frames: Sequence[Frame], opening: OpenTurn | None = None
     ) -> asyncio.Future[None]:
-        """Queue a turn's frames (with its row, for its first ones); the future
-        resolves when their batch is committed."""
+        """A turn's frames (with its row, for its first ones) to be stored; the future
+        resolves when their batch is committed — at once, for a store written on the
+        event loop."""
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        pending = (turn_id, list(frames), opening, done)
+        if self._store.writes_on_loop:
+            try:
+                self._store.append_frames(*_batch_rows([pending]))
+            except Exception as exc:
+                done.set_exception(exc)
+            else:
+                done.set_result(None)
+            self._maybe_checkpoint()
+            return done
         if self._task is None or self._task.done():
             self._task = asyncio.create_task(self._drain(), name="frame-writer")
-        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._queue.put_nowait((turn_id, list(frames), opening, done))
+        self._queue.put_nowait(pending)
         return done
 
     async def _drain(self) -> None:
@@ -66,12 +82,8 @@ class FrameWriter:
             self._maybe_checkpoint()
 
     async def _commit(self, batch: Sequence[Pending]) -> None:
-        rows = [(turn_id, f.seq, f.type, f.encode()) for turn_id, fs, _, _ in batch for f in fs]
-        opens = [opening for _, _, opening, _ in batch if opening is not None]
-        # An answer rides in the commit of the frames that publish it.
-        answers = [f.saves for _, fs, _, _ in batch for f in fs if f.saves is not None]
         try:
-            await call_write(self._store, self._store.append_frames, rows, opens, answers)
+            await call_write(self._store, self._store.append_frames, *_batch_rows(batch))
         except Exception as exc:
             if len(batch) == 1:
                 _settle(batch[0][3], exc)
@@ -94,6 +106,17 @@ class FrameWriter:
                 await self._task
         if self._checkpoint is not None:
             await self._checkpoint
+
+
+def _batch_rows(
+    batch: Sequence[Pending],
+) -> tuple[list[FrameRow], list[OpenTurn], list[AnswerRows]]:
+    """``append_frames``' arguments for a batch: its frames, the rows of the turns it
+    opens, and the answers its frames publish (each in the same commit)."""
+    rows = [(turn_id, f.seq, f.type, f.encode()) for turn_id, fs, _, _ in batch for f in fs]
+    opens = [opening for _, _, opening, _ in batch if opening is not None]
+    answers = [f.saves for _, fs, _, _ in batch for f in fs if f.saves is not None]
+    return rows, opens, answers
 
 
 def _settle(done: asyncio.Future[None], error: Exception | None) -> None:

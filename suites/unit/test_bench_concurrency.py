@@ -11,6 +11,7 @@ import pytest
 from beacon.wire.sse import SseEvent
 from bench import concurrency
 from bench.common import TurnRun, post_at_once
+from bench.floor import over_rounds, with_floor
 from harness.stack import Stack
 
 
@@ -63,7 +64,7 @@ def test_phase_figures_are_percentiles_over_the_turns_that_have_them() -> None:
 def test_a_layout_is_read_against_its_floor() -> None:
     one = {"ttff_p50_s": 0.3, "ttff_p95_s": 0.9}
     floor = {"ttff_p50_s": 0.1, "ttff_p95_s": 0.3}
-    both = concurrency.with_floor(one, floor)
+    both = with_floor(one, floor)
     assert both["ttff_p50_ratio"] == pytest.approx(3.0)
     assert both["ttff_p95_ratio"] == pytest.approx(3.0)
     assert both["floor"] is floor
@@ -91,7 +92,7 @@ def test_a_layout_is_its_median_round_each_round_against_its_own_floor() -> None
         {"ttff_p50_s": 0.1, "ttff_p95_s": 0.4},  # round 2: p95 1.0×
         {"ttff_p50_s": 0.1, "ttff_p95_s": 0.25},  # round 3: p95 2.0×, the median
     ]
-    figure = concurrency.over_rounds(ones, floors)
+    figure = over_rounds(ones, floors)
     assert figure["ttff_p95_ratio_by_round"] == pytest.approx([3.0, 1.0, 2.0])
     assert figure["ttff_p95_ratio"] == pytest.approx(2.0)
     assert figure["ttff_p50_ratio"] == pytest.approx(2.5)  # of 2.0, 3.0 and 2.5
@@ -107,11 +108,11 @@ def test_a_layout_is_its_median_round_each_round_against_its_own_floor() -> None
 def test_a_turn_lost_in_any_round_is_counted_and_fails_the_layout() -> None:
     ones = [_burst(0.2, 0.4), _burst(0.2, 0.4, lost=("did not finish",)), _burst(0.2, 0.4)]
     floors = [{"ttff_p50_s": 0.1, "ttff_p95_s": 0.2}] * 3
-    figure = concurrency.over_rounds(ones, floors)
+    figure = over_rounds(ones, floors)
     assert figure["frames_lost"] == 1 and not figure["ok"]
     assert figure["lost_reasons"] == ["did not finish"]
     with pytest.raises(ValueError, match="each round"):
-        concurrency.over_rounds(ones, floors[:2])
+        over_rounds(ones, floors[:2])
 
 
 def test_cpu_is_read_from_the_process_and_is_zero_for_one_that_is_gone() -> None:
@@ -134,7 +135,7 @@ def test_smoke_a_few_concurrent_turns(stack: Stack, token: str) -> None:
     assert {"queue", "edge", "quota", "start", "publish"} <= set(figures["phases"])
     assert figures["chat_cpu_ms_per_turn"] > 0  # the chat server's own process was found
     floor = {"ttff_p50_s": figures["ttff_p50_s"] / 2, "ttff_p95_s": figures["ttff_p95_s"] / 2}
-    layout = concurrency.with_floor(figures, floor)
+    layout = with_floor(figures, floor)
     past = asyncio.run(concurrency.measure_past_limit(stack, token, turns=6, deadline_s=30))
     assert past["admitted"] == 6 and past["shed_503"] == 0 and past["ok"]
     side_by_side = concurrency.lines(
@@ -156,7 +157,7 @@ def test_smoke_rounds_alternate_between_the_floor_and_the_turns(stack: Stack) ->
         )
     assert len(ones) == len(floors) == 2
     assert all(one["frames_lost"] == 0 for one in ones) and all(f["ok"] for f in floors)
-    layout = concurrency.over_rounds(ones, floors)
+    layout = over_rounds(ones, floors)
     shown = concurrency.lines({"turns": 4, "sqlite_1": layout})
     assert any("the median of 2 rounds, p95 by round" in line for line in shown), shown
 

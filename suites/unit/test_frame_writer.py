@@ -1,5 +1,5 @@
-"""The frame writer commits on the event loop and leaves WAL checkpoints to a
-worker thread, now and then."""
+"""The frame writer commits on the event loop (a SQLite batch at once, in the
+publisher's own step) and leaves WAL checkpoints to a worker thread, now and then."""
 
 from __future__ import annotations
 
@@ -38,3 +38,27 @@ def test_a_busy_writer_checkpoints_the_wal_into_the_database(
     # copy of the file read alone: a PASSIVE checkpoint may stop partway behind a
     # reader, which leaves the file meaningful only together with its WAL.)
     assert database.stat().st_size >= before + 4096
+
+
+def test_on_sqlite_a_batch_is_stored_before_submit_returns_and_a_refusal_is_its_own(
+    tmp_path: Path,
+) -> None:
+    store = SqliteStore(tmp_path / "b.sqlite3", parse_keys(format_key("k1", generate_key())))
+    store.open_turn("t1", owner="u", session_id=None, mode="single")
+    maker, stranger = FrameMaker("t1"), FrameMaker("t2")  # t2 has no row: refused
+
+    async def submit_both() -> tuple[bool, bool]:
+        writer = FrameWriter(store)
+        stored = writer.submit("t1", [maker.make("start", session_id=None, mode="single")])
+        refused = writer.submit("t2", [stranger.make("start", session_id=None, mode="single")])
+        # No pass of the loop between: the commit was made in the submitting step.
+        settled = stored.done() and refused.done()
+        in_store = len(store.frames_after("t1", 0)) == 1
+        await stored
+        with pytest.raises(Exception, match="t2"):
+            await refused
+        await writer.close()
+        return settled, in_store
+
+    assert asyncio.run(submit_both()) == (True, True)
+    store.close()
