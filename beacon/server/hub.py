@@ -105,7 +105,7 @@ class LiveTurn:
     async def wait_ended(self) -> bool:
         """Until the terminal is in the log, or nothing more will be (the publisher
         stopped: a frame the store refused ends the turn without it). Whether it
-        ended in ``done``: only then is the answer stored (it rides with ``done``)."""
+        ended in ``done``: only then is the answer stored (in the commit of ``done``)."""
         async with self._changed:
             while not self._ended and self._publishing and not self._closed:
                 await self._changed.wait()

@@ -112,10 +112,18 @@ def _batch_rows(
     batch: Sequence[Pending],
 ) -> tuple[list[FrameRow], list[OpenTurn], list[AnswerRows]]:
     """``append_frames``' arguments for a batch: its frames, the rows of the turns it
-    opens, and the answers its frames publish (each in the same commit)."""
+    opens, and the answers its frames publish, each only with its turn's ``done`` (an
+    answer is stored exactly when its ``done`` is: one whose turn ended otherwise, a
+    bug's ``internal`` error after its sentences, is not)."""
     rows = [(turn_id, f.seq, f.type, f.encode()) for turn_id, fs, _, _ in batch for f in fs]
     opens = [opening for _, _, opening, _ in batch if opening is not None]
-    answers = [f.saves for _, fs, _, _ in batch for f in fs if f.saves is not None]
+    answers = [
+        f.saves
+        for _, fs, _, _ in batch
+        if any(f.type == "done" for f in fs)
+        for f in fs
+        if f.saves is not None
+    ]
     return rows, opens, answers
 
 

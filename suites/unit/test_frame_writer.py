@@ -11,6 +11,7 @@ import pytest
 from beacon.loop.frames import FrameMaker
 from beacon.server.writer import FrameWriter
 from beacon.store.crypto import format_key, generate_key, parse_keys
+from beacon.store.records import AnswerRows
 from beacon.store.sqlite import SqliteStore
 
 
@@ -61,4 +62,43 @@ def test_on_sqlite_a_batch_is_stored_before_submit_returns_and_a_refusal_is_its_
         return settled, in_store
 
     assert asyncio.run(submit_both()) == (True, True)
+    store.close()
+
+
+def test_an_answer_is_stored_with_its_done_and_never_with_another_terminal(
+    tmp_path: Path,
+) -> None:
+    store = SqliteStore(tmp_path / "b.sqlite3", parse_keys(format_key("k1", generate_key())))
+    for turn_id in ("t1", "t2"):
+        store.open_turn(turn_id, owner="u", session_id=None, mode="single")
+    done, broken = FrameMaker("t1"), FrameMaker("t2")
+
+    async def submit_both() -> None:
+        writer = FrameWriter(store)
+        for maker in (done, broken):
+            opened = [
+                maker.make("start", session_id=None, mode="single"),
+                maker.make("references", citations=[], counts=[], complete=False),
+            ]
+            await writer.submit(maker.turn_id, opened)
+        await writer.submit(
+            "t1",
+            [
+                done.make("delta", text="Seven.", saves=AnswerRows("t1", "q", "Seven.")),
+                done.make("done", finish_reason="stop", answer="Seven."),
+            ],
+        )
+        # A bug's error after the answer's sentences: the turn did not end in `done`.
+        await writer.submit(
+            "t2",
+            [
+                broken.make("delta", text="Nine.", saves=AnswerRows("t2", "q", "Nine.")),
+                broken.make("error", code="internal", message="the turn failed inside Beacon"),
+            ],
+        )
+        await writer.close()
+
+    asyncio.run(submit_both())
+    assert store.answer("t1") == ("Seven.", [])
+    assert store.answer("t2") is None and len(store.frames_after("t2", 0)) == 4
     store.close()
