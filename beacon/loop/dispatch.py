@@ -129,7 +129,8 @@ async def _call(
     await state.deps.pause()
     started = time.perf_counter()
     try:
-        outcome = await upstream.call_tool(tool, arguments)
+        with state.holding(upstream.next_call_written()):
+            outcome = await upstream.call_tool(tool, arguments)
     except UpstreamError:
         metrics.tool_called(label, "error", time.perf_counter() - started)
         raise

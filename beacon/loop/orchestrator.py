@@ -115,6 +115,7 @@ class Turn:
             beats = asyncio.create_task(self._heartbeats())
             while True:
                 frame = await state.queue.get()
+                await state.released()  # a tool call's request leaves first
                 yield frame
                 if frame.type in ("done", "error"):
                     return

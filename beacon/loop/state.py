@@ -9,8 +9,9 @@ sequence order whichever stage makes them.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,6 +35,9 @@ from beacon.upstream.link import UpstreamLink
 from beacon.wire.turns import TurnRequest
 
 HEARTBEAT_S = 10.0
+# The longest a frame waits for a tool call's request to leave (``TurnState.holding``):
+# writing a request takes a few passes of the loop; a new connection, a round trip.
+HOLD_S = 0.02
 
 
 async def no_pause() -> None:
@@ -105,6 +109,8 @@ class TurnState:
     field_asked: Extreme | None = None
     # A counter-question code asked before anything ran (offers.py): the turn's answer.
     offer: Offer | None = None
+    # While a tool call's request is on its way out: resolved once it is written.
+    hold: asyncio.Future[None] | None = None
 
     @property
     def turn_id(self) -> str:
@@ -117,6 +123,26 @@ class TurnState:
     def emit(self, frame_type: str, **fields: Any) -> None:
         # make + put without an await between: frames queue in seq order.
         self.queue.put_nowait(self.frames.make(frame_type, **fields))
+
+    @contextlib.contextmanager
+    def holding(self, written: asyncio.Future[None]) -> Iterator[None]:
+        """While a tool call goes out: the frames made meanwhile (its ``tool_call``, the
+        last call's ``tool_result``) are stored and sent once its request is written
+        (``written``) or the call ends, so the store's commit and the client's write
+        run while the upstream works, not between the call and its request leaving."""
+        held, self.hold = self.hold, written
+        try:
+            yield
+        finally:
+            self.hold = held
+            if not written.done():
+                written.cancel()
+
+    async def released(self) -> None:
+        """Until no tool call's request is on its way out (at most ``HOLD_S``)."""
+        hold = self.hold
+        if hold is not None and not hold.done():
+            await asyncio.wait({hold}, timeout=HOLD_S)
 
     def next_slot(self) -> str:
         self.calls += 1
