@@ -10,6 +10,7 @@ the grade ``references`` will show.
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
@@ -21,7 +22,7 @@ from beacon.adjudication.record_kinds import counted_kinds, of_records
 from beacon.lexicon.copy import FAILURE, say
 from beacon.loop.citations import MAX_CARDS_PER_SOURCE
 from beacon.loop.evidence import Evidence, adjudicate, denied_evidence
-from beacon.loop.intent import intent_tools, needed_tools
+from beacon.loop.intent import intent_tools
 from beacon.loop.sets import enumerate_field
 from beacon.loop.state import TurnState
 from beacon.policy.audit import audit_row
@@ -72,11 +73,12 @@ def deny(
     return state.made[-1]
 
 
-def deny_needed_tools(state: TurnState) -> list[str]:
-    """Tools the question needs and the caller lacks: one denial each. Returns the
-    capabilities they need (what a partial-entitlement offer names)."""
+def deny_needed_tools(state: TurnState, needed: Sequence[str]) -> list[str]:
+    """Of the tools the question needs (``intent.needed_tools``, read with the question),
+    those the caller lacks: one denial each. Returns the capabilities they need (what a
+    partial-entitlement offer names)."""
     lacking = []
-    for tool in needed_tools(state.request.message):
+    for tool in needed:
         decision = _decide(state, tool)
         if decision.allowed:
             continue

@@ -27,6 +27,7 @@ from beacon.loop.citations import records_of
 from beacon.loop.context import project_directory
 from beacon.loop.dispatch import call, deny_needed_tools, lacks_intent_tool
 from beacon.loop.evidence import digest
+from beacon.loop.intent import needed_tools
 from beacon.loop.narrowing_state import scoped_arguments
 from beacon.loop.offers import (
     Offer,
@@ -217,6 +218,7 @@ class _Reading:
     directory: list[dict[str, str]]
     asked: Asked
     field: Extreme | None
+    needed: tuple[str, ...]  # the tools the question's intent needs (the PEP's to deny)
 
 
 def _read(state: TurnState, directory: list[dict[str, str]]) -> _Reading:
@@ -224,7 +226,8 @@ def _read(state: TurnState, directory: list[dict[str, str]]) -> _Reading:
     # (conversation.py): what it carries is judged like what it names.
     earlier = [m["content"] for m in state.history if m["role"] == "user"]
     asked = asked_set(earlier, state.request.message, projects=directory, today=today())
-    return _Reading(directory, asked, field_question(state.request.message))
+    question = state.request.message
+    return _Reading(directory, asked, field_question(question), needed_tools(question))
 
 
 # The directory each caller's last context call returned (a user's projects rarely
@@ -265,7 +268,7 @@ async def _question(
     state.constraints = on_view(asked.constraints, view.level_number if view else None)
     state.asked_records = asked.records
     state.field_asked = reading.field
-    lacking = deny_needed_tools(state)
+    lacking = deny_needed_tools(state, reading.needed)
     granted = granted_capabilities(state.identity.tiers)
     state.offer = _ask_first(state, lacking, granted) or await _other_side(state, upstream)
     if state.offer is not None:

@@ -187,6 +187,13 @@ def test_the_catalog_is_asked_for_before_the_context_call_and_the_question_is_re
         return read(*args, **kwargs)
 
     monkeypatch.setattr(gather_module, "asked_set", reading)
+    needed = gather_module.needed_tools
+
+    def intent(question: str) -> tuple[str, ...]:
+        link.log.append("intent read")
+        return needed(question)
+
+    monkeypatch.setattr(gather_module, "needed_tools", intent)
 
     async def scenario() -> None:
         async with httpx.AsyncClient() as http:
@@ -275,6 +282,13 @@ def _reads(monkeypatch: pytest.MonkeyPatch, link: RecordingLink) -> None:
         return read(*args, **kwargs)
 
     monkeypatch.setattr(gather_module, "asked_set", reading)
+    needed = gather_module.needed_tools
+
+    def intent(question: str) -> tuple[str, ...]:
+        link.log.append("intent read")
+        return needed(question)
+
+    monkeypatch.setattr(gather_module, "needed_tools", intent)
 
 
 def _two_turns(link: RecordingLink, second: str) -> Turn:
@@ -303,6 +317,9 @@ def test_a_callers_question_is_read_ahead_once_its_context_call_is_out(
     assert second.count("question read") == 1, second
     sent, answered = second.index("tools/call list_projects"), second.index("context answered")
     assert sent < second.index("question read") < answered, second
+    # And the tools its intent needs (the PEP's to deny), in the same window, once.
+    assert second.count("intent read") == 1, second
+    assert sent < second.index("intent read") < answered, second
 
 
 def test_a_reading_ahead_against_another_directory_is_read_again(
