@@ -47,8 +47,9 @@ from bench.common import (
     run_on_stack,
     turns_main,
 )
-from bench.floor import ROUNDS, over_rounds
-from harness.stack import Stack
+from bench.floor import ROUNDS, over_rounds, running_floor
+from bench.floor import measure as measure_floor
+from harness.stack import Stack, running_stack
 
 NAME = "concurrency"
 DEFAULT_TURNS = 100
@@ -243,8 +244,6 @@ async def alternating(
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """``rounds`` bursts on the stack and on the floor, in turn (the floor first in
     even rounds, the turns first in odd ones), so the machine's drift weighs both."""
-    from bench.floor import measure as measure_floor
-
     ones: list[dict[str, Any]] = []
     floors: list[dict[str, Any]] = []
     for index in range(rounds):
@@ -306,9 +305,7 @@ def lines(figures: dict[str, Any]) -> list[str]:
 
 
 def run(*, turns: int = DEFAULT_TURNS, deadline_s: float = DEFAULT_DEADLINE_S) -> dict[str, Any]:
-    from bench.floor import running_floor
     from harness.postgres import throwaway_cluster
-    from harness.stack import running_stack
 
     figures: dict[str, Any] = {"bench": NAME, "turns": turns, "rounds": ROUNDS}
     with throwaway_cluster() as cluster:

@@ -267,7 +267,7 @@ class TurnHub:
                 batch.append(item)
                 if made.empty() and not _answer_open(batch):
                     break
-                item = made.get_nowait() if not made.empty() else await made.get()
+                item = await made.get()  # at once when one is queued
             ended = item is None
             if not batch:
                 continue
